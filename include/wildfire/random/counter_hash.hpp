@@ -1,0 +1,67 @@
+// The one source of randomness (ARCHITECTURE.md section 1): every random decision is a pure
+// function of (run seed, sample id, element id), so every backend draws the same numbers.
+// A sample key is derived once per sample; each element then costs one 64-bit finaliser.
+#pragma once
+
+#include <cstdint>
+
+#include "wildfire/host_device.hpp"
+
+namespace wildfire {
+
+/// Stafford's "Mix13" 64-bit finaliser (the SplitMix64 output function): a bijection with full
+/// avalanche, so neighbouring inputs give independent-looking outputs.
+WF_HOST_DEVICE constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+/// Key of sample `sample_id` in the run seeded with `seed`; hoisted out of per-element loops.
+WF_HOST_DEVICE constexpr std::uint64_t sample_key(std::uint64_t seed, std::uint64_t sample_id) noexcept {
+  return mix64(mix64(seed ^ 0x6a09e667f3bcc909ULL) + sample_id * 0x9e3779b97f4a7c15ULL);
+}
+
+/// 64 random bits for `element` within the sample whose key is `key`.
+WF_HOST_DEVICE constexpr std::uint64_t element_hash(std::uint64_t key, std::uint64_t element) noexcept {
+  return mix64(key ^ (element * 0xd1b54a32d192ed03ULL + 0x3c6ef372fe94f82bULL));
+}
+
+/// 32 random bits (the high half, which has the best mixing).
+WF_HOST_DEVICE constexpr std::uint32_t element_hash32(std::uint64_t key, std::uint64_t element) noexcept {
+  return static_cast<std::uint32_t>(element_hash(key, element) >> 32);
+}
+
+/// Uniform double in [0, 1) with 53 random bits.
+WF_HOST_DEVICE constexpr double element_uniform(std::uint64_t key, std::uint64_t element) noexcept {
+  return static_cast<double>(element_hash(key, element) >> 11) * 0x1.0p-53;
+}
+
+/// Disjoint element domains: the top two bits say what kind of element is drawn for, so an edge,
+/// a vertex and a root slot never share a random number within one sample.
+namespace element_domain {
+inline constexpr std::uint64_t edge = 0ULL << 62;         // IC liveness of edge e
+inline constexpr std::uint64_t vertex = 1ULL << 62;       // LT in-edge choice of vertex v
+inline constexpr std::uint64_t root = 2ULL << 62;         // root slot j, attempt a
+inline constexpr std::uint64_t misc = 3ULL << 62;         // root counts, weights, other draws
+}  // namespace element_domain
+
+/// Unbiased uniform integer in [0, bound) for (key, element), bound >= 1 (Lemire's multiply-shift
+/// with rejection). Each attempt consumes a fresh element id `element + attempt` in the low bits:
+/// callers leave the low 16 bits of `element` zero.
+WF_HOST_DEVICE constexpr std::uint32_t bounded_draw(std::uint64_t key, std::uint64_t element,
+                                                    std::uint32_t bound) noexcept {
+  const std::uint32_t reject_below = static_cast<std::uint32_t>(-bound) % bound;  // 2^32 mod bound
+  for (std::uint64_t attempt = 0;; ++attempt) {
+    const std::uint64_t product =
+        static_cast<std::uint64_t>(element_hash32(key, element + (attempt & 0xffffULL))) * bound;
+    if (static_cast<std::uint32_t>(product) >= reject_below || attempt >= 0xffffULL) {
+      return static_cast<std::uint32_t>(product >> 32);
+    }
+  }
+}
+
+}  // namespace wildfire

@@ -1,0 +1,60 @@
+// gzread handles plain and gzip files alike; we read in large blocks and check every error path.
+#include "wildfire/util/file_reader.hpp"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "wildfire/error.hpp"
+
+namespace wildfire {
+
+bool is_gzip_file(const std::string& path) {
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) return false;
+  unsigned char magic[2] = {0, 0};
+  return std::fread(magic, 1, 2, f.get()) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+std::string read_file_bytes(const std::string& path) {
+  std::unique_ptr<FILE, int (*)(FILE*)> probe(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!probe) throw input_error(path, 0, std::string("cannot open file: ") + std::strerror(errno));
+  std::string bytes;
+  if (!is_gzip_file(path)) {
+    std::fseek(probe.get(), 0, SEEK_END);
+    const long size = std::ftell(probe.get());
+    std::fseek(probe.get(), 0, SEEK_SET);
+    if (size < 0) throw input_error(path, 0, "cannot determine file size");
+    bytes.resize(static_cast<std::size_t>(size));
+    if (size > 0 && std::fread(bytes.data(), 1, bytes.size(), probe.get()) != bytes.size()) {
+      throw input_error(path, 0, "read failed");
+    }
+    return bytes;
+  }
+  probe.reset();
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> gz(gzopen(path.c_str(), "rb"), &gzclose);
+  if (!gz) throw input_error(path, 0, "cannot open gzip file");
+  gzbuffer(gz.get(), 1 << 20);
+  constexpr std::size_t block = 1 << 22;
+  for (;;) {
+    const std::size_t old = bytes.size();
+    bytes.resize(old + block);
+    const int got = gzread(gz.get(), bytes.data() + old, static_cast<unsigned>(block));
+    if (got < 0) {
+      int code = 0;
+      const char* message = gzerror(gz.get(), &code);
+      throw input_error(path, 0, std::string("corrupt gzip data: ") + message);
+    }
+    bytes.resize(old + static_cast<std::size_t>(got));
+    if (got == 0) break;
+  }
+  int code = 0;
+  gzerror(gz.get(), &code);
+  if (code != Z_OK && code != Z_STREAM_END) throw input_error(path, 0, "corrupt gzip data");
+  return bytes;
+}
+
+}  // namespace wildfire
