@@ -18,13 +18,19 @@ class error : public std::runtime_error {
 class input_error : public error {
  public:
   input_error(std::string file, std::uint64_t line, const std::string& message)
-      : error(message + " (" + file + (line ? ":" + std::to_string(line) : std::string()) + ")"),
-        file_(std::move(file)), line_(line) {}
+      : error(format(file, line, message)), file_(std::move(file)), line_(line) {}
   const std::string& file() const noexcept { return file_; }
   /// 0 when the error concerns the file as a whole.
   std::uint64_t line() const noexcept { return line_; }
 
  private:
+  static std::string format(const std::string& file, std::uint64_t line, const std::string& message) {
+    std::string text = message;
+    text.append(" (").append(file);
+    if (line != 0) text.append(":").append(std::to_string(line));
+    text.append(")");
+    return text;
+  }
   std::string file_;
   std::uint64_t line_;
 };
