@@ -13,9 +13,8 @@ namespace wildfire::cuda {
 [[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
   std::string message = std::string("CUDA call failed: ") + call + ": " + cudaGetErrorName(status) + " (" +
                         cudaGetErrorString(status) + ") at " + file + ":" + std::to_string(line);
-  if (status == cudaErrorMemoryAllocation) {
-    throw resource_error(std::string("out of GPU memory in ") + call, 0, 0);
-  }
+  // Launchers check sizes against cudaMemGetInfo first and throw resource_error with the bytes;
+  // an allocation failing anyway still ends here, with the call named.
   throw cuda_error(message);
 }
 
