@@ -8,6 +8,7 @@ ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
   export PATH := /usr/local/cuda/bin:$(PATH)
 endif
 CMAKE_FLAGS ?=
+export CCACHE_BASEDIR := $(CURDIR)
 FUZZ_SECONDS ?= 60
 
 .PHONY: setup build demo test test-quick sanitize fuzz bench clean

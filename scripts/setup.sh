@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git    # toolchain
+  build-essential cmake pkg-config git ccache  # toolchain
   zlib1g-dev                              # gzip input
   libfmt-dev nlohmann-json3-dev libcli11-dev  # formatting, JSON output, command line
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and micro-benchmarks
