@@ -5,6 +5,7 @@
 
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
+#include "wildfire/sampling/multi_round.hpp"
 
 namespace wildfire::reference {
 
@@ -22,15 +23,17 @@ std::vector<std::uint32_t> rr_roots(const csr_graph& g, const sampling_params& p
   return roots;
 }
 
-std::vector<std::uint32_t> rr_set(const csr_graph& g, const sampling_params& params,
-                                  std::uint64_t sample_id) {
-  const std::uint64_t key = sample_key(params.seed, sample_id);
+namespace {
+
+/// Every vertex that reaches one of `roots` in the world with key `key`, sorted ascending.
+std::vector<std::uint32_t> reverse_reachable(const csr_graph& g, diffusion_model model, std::uint64_t key,
+                                             std::vector<std::uint32_t> roots) {
   const graph_view view = g.view();
   std::vector<bool> visited(g.num_vertices, false);
-  std::vector<std::uint32_t> members = rr_roots(g, params, sample_id);
+  std::vector<std::uint32_t> members = std::move(roots);
   for (auto r : members) visited[r] = true;
 
-  if (params.model == diffusion_model::ic) {
+  if (model == diffusion_model::ic) {
     for (std::size_t head = 0; head < members.size(); ++head) {
       const std::uint32_t v = members[head];
       for (std::uint64_t j = view.in_begin(v); j < view.in_end(v); ++j) {
@@ -55,6 +58,21 @@ std::vector<std::uint32_t> rr_set(const csr_graph& g, const sampling_params& par
     }
   }
   std::sort(members.begin(), members.end());
+  return members;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> rr_set(const csr_graph& g, const sampling_params& params,
+                                  std::uint64_t sample_id) {
+  const std::uint64_t key = sample_key(params.seed, sample_id);
+  const std::vector<std::uint32_t> roots = rr_roots(g, params, sample_id);
+  if (params.rounds <= 1) return reverse_reachable(g, params.model, key, roots);
+  std::vector<std::uint32_t> members;
+  for (std::uint32_t round = 0; round < params.rounds; ++round) {
+    for (const std::uint32_t v : reverse_reachable(g, params.model, round_sample_key(key, round), roots))
+      members.push_back(encode_round_member(v, round, g.num_vertices));
+  }
   return members;
 }
 

@@ -13,7 +13,9 @@ namespace wildfire::reference {
 
 /// RR set number `sample_id`: every vertex that reaches one of the sample's roots in the sample's
 /// live-edge world (IC: breadth-first over live in-edges; LT: each root's backward walk until it
-/// meets a visited vertex or a vertex that picks no in-edge). Sorted ascending.
+/// meets a visited vertex or a vertex that picks no in-edge). Sorted ascending. With
+/// params.rounds = T > 1: the union over rounds t of the round-t set (world
+/// round_sample_key(key, t), same roots), each member encoded t * n + vertex.
 std::vector<std::uint32_t> rr_set(const csr_graph& g, const sampling_params& params,
                                   std::uint64_t sample_id);
 

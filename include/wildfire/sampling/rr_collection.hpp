@@ -1,6 +1,11 @@
 // The backend-neutral store of RR sets that the algorithms (IMM, OPIM-C, multi-round IM, MERIT)
 // are written against, once (ARCHITECTURE.md section 3). A backend keeps the sets where it likes
 // (host memory, GPU memory, compressed) and answers coverage queries over them.
+//
+// Multi-round families (sampling_params::rounds = T > 1, gIM digest section 3.1): every member is
+// the pair (vertex, round) encoded as round * n + vertex (sampling/multi_round.hpp), coverage runs
+// over the universe of n * T pairs, `select` and `coverage` take and return encoded ids, and
+// `select_per_round(k)` gives each round a budget of k seeds (a partition matroid).
 #pragma once
 
 #include <cstdint>
@@ -52,6 +57,13 @@ class rr_collection {
   virtual void clear() = 0;
   /// Greedy maximum coverage with `k` seeds; ties go to the lowest dense id. Blocks.
   virtual coverage_selection select(std::uint32_t k) = 0;
+  /// Greedy maximum coverage over (vertex, round) pairs with at most `k_per_round` seeds in each
+  /// round (cross-round greedy of multi-round IM); ties go to the lowest encoded id. With one
+  /// round it equals select(k_per_round). `num_vertices` is n and `rounds` is T of the family.
+  /// The default copies the sets to the host and runs the CPU greedy; a backend may override it.
+  /// Blocks.
+  virtual coverage_selection select_per_round(std::uint32_t k_per_round, std::uint32_t num_vertices,
+                                              std::uint32_t rounds);
   /// Number of held sets that contain at least one of `seeds`. Blocks.
   virtual std::uint64_t coverage(std::span<const std::uint32_t> seeds) = 0;
   /// Copies held sets [first, first + count) into host flat storage (verification and tests).

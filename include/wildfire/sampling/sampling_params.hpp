@@ -1,5 +1,6 @@
-// What defines a family of random RR sets: the model, the run seed and the number of roots.
-// Sample s of a family is the same set on every backend (ARCHITECTURE.md section 1).
+// What defines a family of random RR sets: the model, the run seed, the number of roots and the
+// number of diffusion rounds. Sample s of a family is the same set on every backend
+// (ARCHITECTURE.md section 1).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,10 @@ struct sampling_params {
   std::uint64_t seed = 0;
   /// Mean number of distinct roots per set (1 for IMM; n_i / eta_i for MERIT's mRR-sets).
   double mean_roots = 1.0;
+  /// Diffusion rounds T of multi-round IM (gIM digest section 3.1): sample s holds the pairs
+  /// (vertex, round) reached in T independent worlds from the same roots, encoded as
+  /// round * n + vertex (see sampling/multi_round.hpp). 1 = ordinary RR sets.
+  std::uint32_t rounds = 1;
 };
 
 }  // namespace wildfire

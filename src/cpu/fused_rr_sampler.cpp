@@ -1,0 +1,210 @@
+// Fused level-synchronous reverse traversals over colour bitmasks (fused-BPT digest section 3.6).
+#include "cpu/fused_rr_sampler.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "sampling/sample_roots.hpp"
+#include "wildfire/error.hpp"
+#include "wildfire/random/live_edge_world.hpp"
+#include "wildfire/sampling/multi_round.hpp"
+
+namespace wildfire::cpu {
+
+fused_rr_sampler::fused_rr_sampler(const csr_graph& graph, const sampling_params& params, std::uint32_t colours)
+    : view_(graph.view()), params_(params), colours_(colours), words_((colours + 63) / 64),
+      root_marker_(graph.num_vertices) {
+  WF_EXPECTS(colours >= 32 && colours <= 1024 && colours % 32 == 0, "--colours",
+             "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(colours));
+  const std::size_t n = graph.num_vertices;
+  visited_.assign(n * words_, 0);
+  next_.assign(n * words_, 0);
+  touched_flag_.assign(n, 0);
+  next_flag_.assign(n, 0);
+  keys_.resize(colours);
+  root_keys_.resize(colours);
+  draws_.resize(colours);
+  positions_.resize(colours);
+}
+
+std::uint64_t fused_rr_sampler::memory_bytes() const noexcept {
+  return (visited_.capacity() + next_.capacity() + frontier_masks_.capacity()) * sizeof(std::uint64_t) +
+         touched_flag_.capacity() * 2 + root_marker_.memory_bytes() +
+         (touched_.capacity() + next_list_.capacity() + frontier_.capacity()) * sizeof(std::uint32_t);
+}
+
+inline void fused_rr_sampler::discover(std::uint32_t u, std::uint32_t word, std::uint64_t bits) {
+  const std::size_t at = static_cast<std::size_t>(u) * words_ + word;
+  visited_[at] |= bits;
+  next_[at] |= bits;
+  if (!touched_flag_[u]) {
+    touched_flag_[u] = 1;
+    touched_.push_back(u);
+  }
+  if (!next_flag_[u]) {
+    next_flag_[u] = 1;
+    next_list_.push_back(u);
+  }
+}
+
+void fused_rr_sampler::seed_frontier(std::uint32_t count) {
+  for (std::uint32_t c = 0; c < count; ++c) {
+    const std::uint32_t word = c / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (c % 64);
+    for (std::uint32_t i = root_offsets_[c]; i < root_offsets_[c + 1]; ++i) discover(roots_[i], word, bit);
+  }
+}
+
+void fused_rr_sampler::advance_level() {
+  frontier_.swap(next_list_);
+  next_list_.clear();
+  frontier_masks_.resize(frontier_.size() * words_);
+  for (std::size_t i = 0; i < frontier_.size(); ++i) {
+    const std::uint32_t v = frontier_[i];
+    const std::size_t at = static_cast<std::size_t>(v) * words_;
+    for (std::uint32_t w = 0; w < words_; ++w) {
+      frontier_masks_[i * words_ + w] = next_[at + w];
+      next_[at + w] = 0;
+    }
+    next_flag_[v] = 0;
+  }
+}
+
+std::uint64_t fused_rr_sampler::expand_ic() {
+  std::uint64_t edges = 0;
+  for (std::size_t i = 0; i < frontier_.size(); ++i) {
+    const std::uint32_t v = frontier_[i];
+    const std::uint64_t* mask = &frontier_masks_[i * words_];
+    const std::uint64_t begin = view_.in_begin(v), end = view_.in_end(v);
+    edges += end - begin;
+    for (std::uint64_t j = begin; j < end; ++j) {
+      const std::uint32_t u = view_.in_sources[j];
+      const std::uint32_t threshold = view_.in_thresholds[j];
+      const std::uint64_t* seen = &visited_[static_cast<std::size_t>(u) * words_];
+      for (std::uint32_t w = 0; w < words_; ++w) {
+        std::uint64_t candidates = mask[w] & ~seen[w];
+        if (candidates == 0) continue;
+        std::uint64_t keep = 0;
+        if (threshold == always_live_threshold) {
+          keep = candidates;
+        } else {
+          while (candidates != 0) {
+            const int b = std::countr_zero(candidates);
+            if (ic_edge_live(keys_[w * 64 + static_cast<std::uint32_t>(b)], j, threshold)) keep |= std::uint64_t{1} << b;
+            candidates &= candidates - 1;
+          }
+        }
+        if (keep != 0) discover(u, w, keep);
+      }
+    }
+  }
+  return edges;
+}
+
+std::uint64_t fused_rr_sampler::expand_lt() {
+  // One scan of v's in-edges resolves the chosen in-edge of every colour waiting at v: colour c
+  // picks the first edge whose cumulative weight exceeds its draw (lt_chosen_in_edge).
+  std::uint64_t edges = 0;
+  std::uint64_t pending[16];
+  for (std::size_t i = 0; i < frontier_.size(); ++i) {
+    const std::uint32_t v = frontier_[i];
+    std::uint32_t waiting = 0;
+    for (std::uint32_t w = 0; w < words_; ++w) {
+      pending[w] = frontier_masks_[i * words_ + w];
+      for (std::uint64_t bits = pending[w]; bits != 0; bits &= bits - 1) {
+        const std::uint32_t c = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+        draws_[c] = lt_vertex_draw(keys_[c], v);
+        ++waiting;
+      }
+    }
+    std::uint64_t cumulative = 0;
+    for (std::uint64_t j = view_.in_begin(v), end = view_.in_end(v); j < end && waiting != 0; ++j) {
+      ++edges;
+      cumulative += threshold_weight(view_.in_thresholds[j]);
+      const std::uint32_t u = view_.in_sources[j];
+      for (std::uint32_t w = 0; w < words_; ++w) {
+        std::uint64_t chosen = 0;
+        for (std::uint64_t bits = pending[w]; bits != 0; bits &= bits - 1) {
+          const int b = std::countr_zero(bits);
+          if (draws_[w * 64 + static_cast<std::uint32_t>(b)] < cumulative) chosen |= std::uint64_t{1} << b;
+        }
+        if (chosen == 0) continue;
+        pending[w] &= ~chosen;
+        waiting -= static_cast<std::uint32_t>(std::popcount(chosen));
+        const std::uint64_t fresh = chosen & ~visited_[static_cast<std::size_t>(u) * words_ + w];
+        if (fresh != 0) discover(u, w, fresh);
+      }
+    }
+  }
+  return edges;
+}
+
+void fused_rr_sampler::extract(std::uint32_t count, std::uint32_t round, rr_sets& dst) {
+  std::sort(touched_.begin(), touched_.end());
+  std::fill(positions_.begin(), positions_.begin() + count, 0);
+  for (const std::uint32_t v : touched_) {
+    for (std::uint32_t w = 0; w < words_; ++w) {
+      for (std::uint64_t bits = visited_[static_cast<std::size_t>(v) * words_ + w]; bits != 0; bits &= bits - 1)
+        ++positions_[w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits))];
+    }
+  }
+  std::uint64_t run = dst.members.size();
+  for (std::uint32_t c = 0; c < count; ++c) {
+    const std::uint64_t size = positions_[c];
+    positions_[c] = run;
+    run += size;
+    dst.offsets.push_back(run);
+  }
+  dst.members.resize(run);
+  const std::uint32_t base = round * view_.num_vertices;
+  for (const std::uint32_t v : touched_) {
+    for (std::uint32_t w = 0; w < words_; ++w) {
+      std::uint64_t& word = visited_[static_cast<std::size_t>(v) * words_ + w];
+      for (std::uint64_t bits = word; bits != 0; bits &= bits - 1)
+        dst.members[positions_[w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits))]++] = base + v;
+      word = 0;
+    }
+    touched_flag_[v] = 0;
+  }
+  touched_.clear();
+}
+
+std::uint64_t fused_rr_sampler::sample(std::uint64_t first_id, std::uint32_t count, rr_sets& out) {
+  WF_EXPECTS(count <= colours_, "--colours", "a fused batch holds at most as many samples as colours");
+  roots_.clear();
+  root_offsets_.assign(1, 0);
+  for (std::uint32_t c = 0; c < count; ++c) {
+    root_keys_[c] = sample_key(params_.seed, first_id + c);
+    root_marker_.clear();
+    append_sample_roots(root_keys_[c], params_.mean_roots, view_.num_vertices, root_marker_, roots_);
+    std::sort(roots_.begin() + root_offsets_[c], roots_.end());
+    root_offsets_.push_back(static_cast<std::uint32_t>(roots_.size()));
+  }
+
+  const bool merge_rounds = params_.rounds > 1;
+  if (merge_rounds) round_sets_.resize(params_.rounds);
+  std::uint64_t edges = 0;
+  for (std::uint32_t round = 0; round < params_.rounds; ++round) {
+    for (std::uint32_t c = 0; c < count; ++c) keys_[c] = round_sample_key(root_keys_[c], round);
+    seed_frontier(count);
+    while (!next_list_.empty()) {
+      advance_level();
+      edges += params_.model == diffusion_model::ic ? expand_ic() : expand_lt();
+    }
+    rr_sets& dst = merge_rounds ? round_sets_[round] : out;
+    if (merge_rounds) dst.clear();
+    extract(count, round, dst);
+  }
+  if (merge_rounds) {
+    for (std::uint32_t c = 0; c < count; ++c) {
+      for (const rr_sets& per_round : round_sets_) {
+        const auto set = per_round[c];
+        out.members.insert(out.members.end(), set.begin(), set.end());
+      }
+      out.offsets.push_back(out.members.size());
+    }
+  }
+  return edges;
+}
+
+}  // namespace wildfire::cpu

@@ -1,0 +1,82 @@
+// Unfused RR sampling: one traversal per (sample, round), members sorted after the traversal.
+#include "cpu/unfused_rr_sampler.hpp"
+
+#include <algorithm>
+
+#include "sampling/sample_roots.hpp"
+#include "wildfire/random/live_edge_world.hpp"
+#include "wildfire/sampling/multi_round.hpp"
+
+namespace wildfire::cpu {
+
+unfused_rr_sampler::unfused_rr_sampler(const csr_graph& graph, const sampling_params& params)
+    : view_(graph.view()), params_(params), visited_(graph.num_vertices) {}
+
+std::uint64_t unfused_rr_sampler::memory_bytes() const noexcept {
+  return visited_.memory_bytes() + (roots_.capacity() + queue_.capacity()) * sizeof(std::uint32_t);
+}
+
+std::uint64_t unfused_rr_sampler::traverse(std::uint64_t world_key) {
+  std::uint64_t edges = 0;
+  if (params_.model == diffusion_model::ic) {
+    for (std::size_t head = 0; head < queue_.size(); ++head) {
+      const std::uint32_t v = queue_[head];
+      const std::uint64_t begin = view_.in_begin(v), end = view_.in_end(v);
+      edges += end - begin;
+      for (std::uint64_t j = begin; j < end; ++j) {
+        const std::uint32_t u = view_.in_sources[j];
+        if (!visited_.test(u) && ic_edge_live(world_key, j, view_.in_thresholds[j])) {
+          visited_.set(u);
+          queue_.push_back(u);
+        }
+      }
+    }
+  } else {
+    // Each root walks back along its chosen in-edges until it meets a visited vertex; the union of
+    // the walks does not depend on the order of the roots.
+    const std::size_t num_roots = queue_.size();
+    for (std::size_t i = 0; i < num_roots; ++i) {
+      std::uint32_t v = queue_[i];
+      for (;;) {
+        const std::uint64_t j = lt_chosen_in_edge(world_key, view_, v);
+        edges += (j == no_edge ? view_.in_end(v) : j + 1) - view_.in_begin(v);
+        if (j == no_edge) break;
+        const std::uint32_t u = view_.in_sources[j];
+        if (!visited_.test_and_set(u)) break;
+        queue_.push_back(u);
+        v = u;
+      }
+    }
+  }
+  return edges;
+}
+
+std::uint64_t unfused_rr_sampler::sample(std::uint64_t first_id, std::uint32_t count, rr_sets& out) {
+  std::uint64_t edges = 0;
+  const std::uint32_t n = view_.num_vertices;
+  for (std::uint64_t s = first_id; s < first_id + count; ++s) {
+    const std::uint64_t key = sample_key(params_.seed, s);
+    visited_.clear();
+    roots_.clear();
+    append_sample_roots(key, params_.mean_roots, n, visited_, roots_);
+    for (std::uint32_t round = 0; round < params_.rounds; ++round) {
+      if (round > 0) {
+        visited_.clear();
+        for (const std::uint32_t r : roots_) visited_.set(r);
+      }
+      queue_.assign(roots_.begin(), roots_.end());
+      edges += traverse(round_sample_key(key, round));
+      std::sort(queue_.begin(), queue_.end());
+      const std::uint32_t base = round * n;
+      if (base == 0) {
+        out.members.insert(out.members.end(), queue_.begin(), queue_.end());
+      } else {
+        for (const std::uint32_t v : queue_) out.members.push_back(base + v);
+      }
+    }
+    out.offsets.push_back(out.members.size());
+  }
+  return edges;
+}
+
+}  // namespace wildfire::cpu

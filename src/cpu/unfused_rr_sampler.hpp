@@ -1,0 +1,36 @@
+// One reverse traversal per sample on the in-CSR (IMM's RR sampling, gIM digest section 1.6):
+// breadth-first over live in-edges under IC, backward walks under LT. Per-thread state with epoch
+// stamps, so a sample allocates nothing. Gives exactly reference::rr_set for every sample id.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/epoch_marker.hpp"
+#include "wildfire/graph/csr_graph.hpp"
+#include "wildfire/sampling/rr_sets.hpp"
+#include "wildfire/sampling/sampling_params.hpp"
+
+namespace wildfire::cpu {
+
+class unfused_rr_sampler {
+ public:
+  unfused_rr_sampler(const csr_graph& graph, const sampling_params& params);
+
+  /// Appends the sets of samples [first_id, first_id + count) to `out`, sorted ascending (members
+  /// encoded round * n + vertex when params.rounds > 1). Returns the in-edges examined.
+  std::uint64_t sample(std::uint64_t first_id, std::uint32_t count, rr_sets& out);
+
+  std::uint64_t memory_bytes() const noexcept;
+
+ private:
+  std::uint64_t traverse(std::uint64_t world_key);
+
+  graph_view view_;
+  sampling_params params_;
+  epoch_marker visited_;
+  std::vector<std::uint32_t> roots_;
+  std::vector<std::uint32_t> queue_;
+};
+
+}  // namespace wildfire::cpu
