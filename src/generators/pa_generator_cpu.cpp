@@ -1,0 +1,114 @@
+// Parallel copy-model generator on the CPU (cuPPA, Alam & Perumalla 2017, sections 3.1-3.3):
+// segmented round-robin partitioning with the waiting queue replaced by passes over pending
+// vertices separated by barriers, so no thread ever waits on a slot another thread owns.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <vector>
+
+#include <omp.h>
+
+#include "wildfire/generators/pa_generator.hpp"
+#include "wildfire/generators/pa_slot_rule.hpp"
+
+namespace wildfire {
+namespace {
+
+struct pending_vertex {
+  std::uint32_t vertex;
+  pa_progress progress;
+};
+
+/// Segment (round) starting at vertex `first`: about a quarter of the vertices before it, so a
+/// copy lands in the segment being generated with probability <= 1/5 (cuPPA section 3.3: the
+/// waiting queue shrinks as v grows), at least 4096 vertices and at most `max_vertices`.
+std::uint64_t segment_end(std::uint64_t first, std::uint64_t n, std::uint64_t max_vertices) {
+  const std::uint64_t size = std::clamp<std::uint64_t>(first / 4, 4096, std::max<std::uint64_t>(max_vertices, 1));
+  return std::min(n, first + size);
+}
+
+}  // namespace
+
+pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options, pa_run_stats* stats) {
+  validate_pa_params(params);
+  const std::uint32_t n = params.num_vertices;
+  const std::uint32_t d = params.out_degree;
+  pa_graph graph;
+  graph.num_vertices = n;
+  graph.out_degree = d;
+  graph.targets.resize(static_cast<std::size_t>(n - d) * d);
+  std::uint32_t* const targets = graph.targets.data();
+  const std::int64_t num_slots = static_cast<std::int64_t>(graph.targets.size());
+  const pa_rule rule{params.seed, d, pa_direct_threshold(params.copy_probability)};
+  const int num_threads = options.num_threads > 0 ? options.num_threads : omp_get_max_threads();
+  const std::uint64_t block = std::max<std::uint32_t>(options.block_vertices, 1);
+
+  // Slots of other threads' vertices may be written while they are read: relaxed atomics; a
+  // reader that sees pa_unresolved sets its vertex aside, one that sees a value sees a final one.
+  const auto load = [targets, d](std::uint32_t u, std::uint32_t k) -> std::uint32_t {
+    return std::atomic_ref<std::uint32_t>(targets[static_cast<std::size_t>(u - d) * d + k])
+        .load(std::memory_order_relaxed);
+  };
+  const auto complete = [&](std::uint32_t v, pa_progress& progress) {
+    std::uint32_t* row = targets + static_cast<std::size_t>(v - d) * d;
+    return pa_resume_vertex(rule, v, row, progress, load, [row](std::uint32_t j, std::uint32_t x) {
+      std::atomic_ref<std::uint32_t>(row[j]).store(x, std::memory_order_relaxed);
+    });
+  };
+
+  // Pending counts of the passes, three deep: pass k adds to [k % 3] and thread 0 clears
+  // [(k + 1) % 3], which every thread last read before the barrier of pass k - 1.
+  std::array<std::atomic<std::uint64_t>, 3> remaining{};
+  pa_run_stats run{};
+
+#pragma omp parallel num_threads(num_threads)
+  {
+    const std::uint64_t tid = static_cast<std::uint64_t>(omp_get_thread_num());
+    const std::uint64_t threads = static_cast<std::uint64_t>(omp_get_num_threads());
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < num_slots; ++i) targets[i] = pa_unresolved;
+
+    std::vector<pending_vertex> pending;
+    std::vector<pending_vertex> still_pending;
+    std::uint64_t pass = 0;
+    for (std::uint64_t first = d; first < n;) {
+      const std::uint64_t last = segment_end(first, n, options.max_segment_vertices);
+      const std::uint64_t num_blocks = (last - first + block - 1) / block;
+      for (std::uint64_t b = tid; b < num_blocks; b += threads) {
+        const std::uint64_t end = std::min(last, first + (b + 1) * block);
+        for (std::uint64_t v = first + b * block; v < end; ++v) {
+          pa_progress progress{0, 0};
+          if (!complete(static_cast<std::uint32_t>(v), progress)) {
+            pending.push_back({static_cast<std::uint32_t>(v), progress});
+          }
+        }
+      }
+      for (bool first_check = true;; ++pass, first_check = false) {
+        remaining[pass % 3].fetch_add(pending.size(), std::memory_order_relaxed);
+        if (tid == 0) remaining[(pass + 1) % 3].store(0, std::memory_order_relaxed);
+#pragma omp barrier
+        const std::uint64_t total = remaining[pass % 3].load(std::memory_order_relaxed);
+        if (tid == 0) {
+          if (first_check) run.max_pending = std::max(run.max_pending, total);
+          if (total != 0) ++run.resolve_passes;
+        }
+        if (total == 0) {
+          ++pass;
+          break;
+        }
+        // Ascending vertex order: the smallest pending vertex always completes in this pass.
+        still_pending.clear();
+        for (auto item : pending) {
+          if (!complete(item.vertex, item.progress)) still_pending.push_back(item);
+        }
+        pending.swap(still_pending);
+      }
+      if (tid == 0) ++run.segments;
+      first = last;
+    }
+  }
+  if (stats != nullptr) *stats = run;
+  return graph;
+}
+
+}  // namespace wildfire
