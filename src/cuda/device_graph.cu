@@ -1,0 +1,49 @@
+// Upload of the CSR graph to the GPU (see device_graph.hpp).
+#include "cuda/device_graph.hpp"
+
+#include <chrono>
+#include <vector>
+
+namespace wildfire::cuda {
+namespace {
+
+template <class T>
+device_buffer<T> upload(const std::vector<T>& host, memory_budget& budget, cudaStream_t stream, const char* what) {
+  device_buffer<T> buffer(budget, host.size(), what);
+  if (!host.empty()) {
+    WF_CUDA_CHECK(cudaMemcpyAsync(buffer.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+  }
+  return buffer;
+}
+
+}  // namespace
+
+device_graph::device_graph(const csr_graph& graph, memory_budget& budget, cudaStream_t stream)
+    : num_vertices_(graph.num_vertices), num_edges_(graph.num_edges) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t needed =
+      (graph.in_offsets.size() + graph.out_offsets.size() + graph.out_edge_ids.size()) * sizeof(std::uint64_t) +
+      (graph.in_sources.size() + graph.in_thresholds.size() + graph.out_targets.size()) * sizeof(std::uint32_t);
+  if (!budget.fits(needed)) throw resource_error("GPU memory for the graph", needed, budget.available_bytes());
+  in_offsets_ = upload(graph.in_offsets, budget, stream, "graph in-offsets");
+  in_sources_ = upload(graph.in_sources, budget, stream, "graph in-sources");
+  in_thresholds_ = upload(graph.in_thresholds, budget, stream, "graph thresholds");
+  out_offsets_ = upload(graph.out_offsets, budget, stream, "graph out-offsets");
+  out_targets_ = upload(graph.out_targets, budget, stream, "graph out-targets");
+  out_edge_ids_ = upload(graph.out_edge_ids, budget, stream, "graph out-edge ids");
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  upload_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+graph_view device_graph::view() const noexcept {
+  return graph_view{num_vertices_,        num_edges_,          in_offsets_.data(),
+                    in_sources_.data(),   in_thresholds_.data(), out_offsets_.data(),
+                    out_targets_.data(),  out_edge_ids_.data()};
+}
+
+std::uint64_t device_graph::bytes() const noexcept {
+  return in_offsets_.bytes() + in_sources_.bytes() + in_thresholds_.bytes() + out_offsets_.bytes() +
+         out_targets_.bytes() + out_edge_ids_.bytes();
+}
+
+}  // namespace wildfire::cuda

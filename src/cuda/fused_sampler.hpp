@@ -1,0 +1,64 @@
+// Launcher of the fused multi-colour RR traversal (fused_sampler_kernels.cuh): batches of
+// groups x colours samples traverse level by level and are extracted straight into the store,
+// sorted, by a scan over per-tile colour popcounts. Included only by .cu files.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "cuda/device_memory.hpp"
+#include "cuda/rr_batch.hpp"
+#include "wildfire/graph/graph_view.hpp"
+#include "wildfire/sampling/sampling_params.hpp"
+
+namespace wildfire::cuda {
+
+class fused_sampler {
+ public:
+  /// `colours`: samples per group, a multiple of 32 (64-bit words when a multiple of 64), at
+  /// most 1024. Sizes the number of groups in flight from the budget; throws resource_error if
+  /// not even one group fits.
+  fused_sampler(const graph_view& graph, const sampling_params& params, std::uint32_t colours, memory_budget& budget,
+                cudaStream_t stream);
+  ~fused_sampler();
+  fused_sampler(const fused_sampler&) = delete;
+  fused_sampler& operator=(const fused_sampler&) = delete;
+
+  /// Appends the sets of ids first_id .. first_id + count - 1 to `store`, in id order. Blocks
+  /// (one host synchronisation per traversal level).
+  void sample(std::uint64_t first_id, std::uint64_t count, rr_store& store);
+
+  std::uint64_t edges_examined() const noexcept { return edges_examined_; }
+  std::uint32_t max_groups() const noexcept { return max_groups_; }
+  std::uint64_t levels() const noexcept { return levels_; }
+
+ private:
+  template <class Word>
+  void run_batch(std::uint64_t first_id, std::uint32_t num_samples, rr_store& store);
+
+  graph_view graph_;
+  sampling_params params_;
+  std::uint32_t colours_;
+  std::uint32_t words_;  // per vertex and group, of word_bytes_ each
+  std::uint32_t word_bytes_;
+  std::uint32_t max_groups_ = 1;
+  std::uint64_t tiles_ = 0;
+  memory_budget* budget_;
+  cudaStream_t stream_;
+  device_buffer<unsigned char> visited_;
+  device_buffer<unsigned char> current_;
+  device_buffer<unsigned char> next_;
+  device_buffer<std::uint32_t> queue_;
+  device_buffer<std::uint32_t> next_queue_;
+  device_buffer<std::uint64_t> keys_;
+  device_buffer<std::uint32_t> tile_counts_;
+  device_buffer<unsigned char> scan_scratch_;
+  device_buffer<unsigned> counters_;  // next_light, next_heavy, (pad), (pad)
+  device_buffer<unsigned long long> examined_;
+  unsigned* host_counters_ = nullptr;  // pinned: next_light, next_heavy, member total
+  std::uint64_t edges_examined_ = 0;
+  std::uint64_t levels_ = 0;
+};
+
+}  // namespace wildfire::cuda

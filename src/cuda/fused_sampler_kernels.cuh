@@ -1,0 +1,326 @@
+// Fused multi-colour RR traversal in the spirit of fused BPT (Neff et al., sections 3 and 4.2):
+// C samples ("colours") of a group share one level-synchronous frontier; each vertex holds a
+// colour bitmask in 32- or 64-bit words. A colour is marked visited at discovery by an atomicOr
+// that returns the old bits, so a (vertex, colour) enters the frontier once (digest section
+// 3.5). Frontier entries are (group, vertex, word) slots, binned by in-degree: light slots are
+// expanded a warp per 32 slots with their edges flattened over the lanes, heavy slots a block
+// each. Every (edge, colour) draws its own counter-hash number, as the unfused traversal does.
+// Included only by fused_sampler.cu.
+#pragma once
+
+#include <cstdint>
+
+#include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/live_edge_world.hpp"
+#include "wildfire/random/root_draw.hpp"
+
+namespace wildfire::cuda::kernels {
+
+inline constexpr unsigned fused_full_warp = 0xffffffffU;
+inline constexpr unsigned fused_block_threads = 256;
+/// In-degree from which a frontier slot is expanded by a whole block.
+inline constexpr std::uint64_t fused_heavy_degree = 512;
+
+/// The state of one batch of `num_groups` groups of `colours` samples.
+template <class Word>
+struct fused_args {
+  std::uint64_t seed;
+  double mean_roots;
+  std::uint64_t first_id;
+  std::uint32_t num_samples;      // active samples: batch-local 0 .. num_samples - 1
+  std::uint32_t colours;          // per group, a multiple of the word width
+  std::uint32_t words;            // colours / bits of Word
+  std::uint32_t num_groups;
+  std::uint64_t* keys;            // per batch-local sample
+  Word* visited;                  // slot (g * n + v) * words + w
+  Word* current;                  // colours to expand from the slot at this level
+  Word* next;                     // colours discovered at this level
+  std::uint32_t* queue;           // this level's slots: light from the front, heavy from the back
+  std::uint32_t* next_queue;
+  std::uint64_t queue_capacity;   // num_groups * n * words
+  unsigned* next_light;           // counters of next_queue
+  unsigned* next_heavy;
+  unsigned long long* edges_examined;
+};
+
+template <class Word>
+__device__ __forceinline__ void enqueue_slot(const graph_view& g, const fused_args<Word>& a, std::uint32_t* queue,
+                                             unsigned* light, unsigned* heavy, std::uint32_t v, std::uint32_t slot) {
+  if (g.in_offsets[v + 1] - g.in_offsets[v] >= fused_heavy_degree) {
+    queue[a.queue_capacity - 1 - atomicAdd(heavy, 1U)] = slot;
+  } else {
+    queue[atomicAdd(light, 1U)] = slot;
+  }
+}
+
+/// Records that colours `keep` reach vertex u in group `group`, word `w`: new ones join the next
+/// frontier, and the slot is queued the first time it gets a colour at this level.
+template <class Word>
+__device__ __forceinline__ void discover(const graph_view& g, const fused_args<Word>& a, std::uint64_t slot,
+                                         std::uint32_t u, Word keep) {
+  const Word old = atomicOr(a.visited + slot, keep);
+  const Word fresh = keep & ~old;
+  if (fresh != 0 && atomicOr(a.next + slot, fresh) == 0) {
+    enqueue_slot(g, a, a.next_queue, a.next_light, a.next_heavy, u, static_cast<std::uint32_t>(slot));
+  }
+}
+
+/// Thread per sample: the sample's key and its roots (Floyd, as the reference), which form the
+/// first frontier (queued through next_queue, which the launcher then makes current).
+template <class Word>
+__global__ void fused_roots(graph_view g, fused_args<Word> a) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t s = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < a.num_samples;
+       s += stride) {
+    const std::uint64_t key = sample_key(a.seed, a.first_id + s);
+    a.keys[s] = key;
+    const std::uint64_t group = s / a.colours;
+    const std::uint32_t colour = static_cast<std::uint32_t>(s % a.colours);
+    const std::uint32_t w = colour / bits;
+    const Word bit = Word{1} << (colour % bits);
+    const std::uint32_t count = root_count(key, a.mean_roots, g.num_vertices);
+    draw_distinct_roots(
+        key, g.num_vertices, count,
+        [&](std::uint32_t v) { return (__ldcg(a.visited + (group * g.num_vertices + v) * a.words + w) & bit) != 0; },
+        [&](std::uint32_t v) { discover(g, a, (group * g.num_vertices + v) * a.words + w, v, bit); });
+  }
+}
+
+template <class Word>
+__device__ __forceinline__ unsigned popcount(Word x) {
+  if constexpr (sizeof(Word) == 8) {
+    return static_cast<unsigned>(__popcll(x));
+  } else {
+    return static_cast<unsigned>(__popc(x));
+  }
+}
+
+template <class Word>
+__device__ __forceinline__ unsigned lowest_bit(Word x) {
+  if constexpr (sizeof(Word) == 8) {
+    return static_cast<unsigned>(__ffsll(static_cast<long long>(x)) - 1);
+  } else {
+    return static_cast<unsigned>(__ffs(static_cast<int>(x)) - 1);
+  }
+}
+
+__device__ __forceinline__ std::uint64_t fused_warp_inclusive_sum(std::uint64_t value, unsigned lane) {
+  for (unsigned delta = 1; delta < 32; delta <<= 1) {
+    const std::uint64_t other = __shfl_up_sync(fused_full_warp, value, delta);
+    if (lane >= delta) value += other;
+  }
+  return value;
+}
+
+/// IC, one in-edge j of v for the colours `frontier` of word w in `group`.
+template <class Word>
+__device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
+                                        std::uint32_t w, std::uint64_t j, Word frontier) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  const std::uint32_t u = g.in_sources[j];
+  const std::uint64_t slot = (group * g.num_vertices + u) * a.words + w;
+  Word candidates = frontier & ~__ldcg(a.visited + slot);
+  if (candidates == 0) return;
+  const std::uint32_t threshold = g.in_thresholds[j];
+  const std::uint64_t* keys = a.keys + group * a.colours + static_cast<std::uint64_t>(w) * bits;
+  Word keep = 0;
+  while (candidates != 0) {
+    const unsigned c = lowest_bit(candidates);
+    candidates &= candidates - 1;
+    if (ic_edge_live(keys[c], j, threshold)) keep |= Word{1} << c;
+  }
+  if (keep != 0) discover(g, a, slot, u, keep);
+}
+
+
+/// IC, light slots: a warp takes 32 slots and strides over the concatenation of their in-edges.
+template <class Word>
+__global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view g, fused_args<Word> a,
+                                                                     unsigned num_light) {
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  std::uint64_t examined = 0;
+  for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
+       first < num_light; first += warps * 32) {
+    std::uint64_t begin = 0;
+    std::uint64_t degree = 0;
+    std::uint64_t group = 0;
+    std::uint32_t w = 0;
+    Word frontier = 0;
+    if (first + lane < num_light) {
+      const std::uint64_t slot = a.queue[first + lane];
+      frontier = a.current[slot];
+      a.current[slot] = 0;  // the slot is queued once per level and only this level reads it
+      w = static_cast<std::uint32_t>(slot % a.words);
+      const std::uint64_t vertex_slot = slot / a.words;
+      group = vertex_slot / g.num_vertices;
+      const std::uint32_t v = static_cast<std::uint32_t>(vertex_slot % g.num_vertices);
+      begin = g.in_offsets[v];
+      degree = g.in_offsets[v + 1] - begin;
+      examined += degree * popcount(frontier);
+    }
+    const std::uint64_t inclusive = fused_warp_inclusive_sum(degree, lane);
+    const std::uint64_t exclusive = inclusive - degree;
+    const std::uint64_t total = __shfl_sync(fused_full_warp, inclusive, 31);
+    for (std::uint64_t base = 0; base < total; base += 32) {
+      const std::uint64_t f = base + lane;
+      unsigned owner = 0;
+      for (unsigned step = 16; step > 0; step >>= 1) {
+        const std::uint64_t end = __shfl_sync(fused_full_warp, inclusive, owner + step - 1);
+        if (end <= f) owner += step;
+      }
+      const std::uint64_t owner_begin = __shfl_sync(fused_full_warp, begin, owner);
+      const std::uint64_t owner_exclusive = __shfl_sync(fused_full_warp, exclusive, owner);
+      const std::uint64_t owner_group = __shfl_sync(fused_full_warp, group, owner);
+      const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
+      const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
+      if (f < total) ic_edge(g, a, owner_group, owner_w, owner_begin + (f - owner_exclusive), owner_frontier);
+    }
+  }
+  for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(fused_full_warp, examined, delta);
+  if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+}
+
+/// IC, heavy slots (queued from the back of the queue): a block per slot.
+template <class Word>
+__global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view g, fused_args<Word> a,
+                                                                     unsigned num_heavy) {
+  __shared__ Word frontier;
+  __shared__ std::uint64_t slot;
+  for (std::uint64_t i = blockIdx.x; i < num_heavy; i += gridDim.x) {
+    if (threadIdx.x == 0) {
+      slot = a.queue[a.queue_capacity - 1 - i];
+      frontier = a.current[slot];
+      a.current[slot] = 0;
+    }
+    __syncthreads();
+    const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
+    const std::uint64_t group = slot / a.words / g.num_vertices;
+    const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words % g.num_vertices);
+    const Word colours = frontier;
+    const std::uint64_t begin = g.in_offsets[v];
+    const std::uint64_t end = g.in_offsets[v + 1];
+    for (std::uint64_t j = begin + threadIdx.x; j < end; j += blockDim.x) ic_edge(g, a, group, w, j, colours);
+    if (threadIdx.x == 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>((end - begin) * popcount(colours)));
+    __syncthreads();  // before thread 0 overwrites the shared slot
+  }
+}
+
+/// LT, a warp per slot (light and heavy alike): a warp scan of the cumulative in-weights, shared
+/// by every colour; each colour's draw then finds its edge (the same as lt_chosen_in_edge).
+template <class Word>
+__global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fused_args<Word> a, unsigned num_light,
+                                                               unsigned num_heavy) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::uint64_t entries = static_cast<std::uint64_t>(num_light) + num_heavy;
+  std::uint64_t examined = 0;
+  for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < entries;
+       i += warps) {
+    const std::uint64_t position = i < num_light ? i : a.queue_capacity - 1 - (i - num_light);
+    const std::uint64_t slot = a.queue[position];
+    const Word frontier = a.current[slot];
+    __syncwarp();
+    if (lane == 0) a.current[slot] = 0;
+    const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
+    const std::uint64_t group = slot / a.words / g.num_vertices;
+    const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words % g.num_vertices);
+    const std::uint64_t* keys = a.keys + group * a.colours + static_cast<std::uint64_t>(w) * bits;
+    const std::uint64_t begin = g.in_offsets[v];
+    const std::uint64_t end = g.in_offsets[v + 1];
+    Word pending = frontier;
+    std::uint64_t carry = 0;
+    for (std::uint64_t chunk = begin; chunk < end && pending != 0; chunk += 32) {
+      const std::uint64_t j = chunk + lane;
+      const std::uint64_t weight = j < end ? threshold_weight(g.in_thresholds[j]) : 0;
+      const std::uint64_t inclusive = carry + fused_warp_inclusive_sum(weight, lane);
+      Word unresolved = pending;
+      while (unresolved != 0) {
+        const unsigned c = lowest_bit(unresolved);
+        unresolved &= unresolved - 1;
+        const std::uint64_t draw = lt_vertex_draw(keys[c], v);
+        const unsigned hit = __ballot_sync(fused_full_warp, j < end && draw < inclusive);
+        if (hit != 0) {
+          const unsigned winner = static_cast<unsigned>(__ffs(static_cast<int>(hit)) - 1);
+          pending &= ~(Word{1} << c);
+          if (lane == winner) {
+            examined += j - begin + 1;
+            const std::uint32_t u = g.in_sources[j];
+            discover(g, a, (group * g.num_vertices + u) * a.words + w, u, Word{1} << c);
+          }
+        }
+      }
+      carry = __shfl_sync(fused_full_warp, inclusive, 31);
+    }
+    if (lane == 0) examined += (end - begin) * popcount(pending);  // colours that pick no edge read all
+  }
+  for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(fused_full_warp, examined, delta);
+  if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+}
+
+/// Extraction, pass 1: warp per (group, tile of 32 vertices); lane = vertex. For every colour,
+/// the ballot of its bit is the tile's slice of that RR set; its popcount goes to
+/// tile_counts[sample * tiles + tile] (the scan over these gives every member's position).
+template <class Word>
+__global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_t tiles, std::uint32_t* tile_counts) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::uint64_t work = static_cast<std::uint64_t>(a.num_groups) * tiles;
+  for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < work;
+       i += warps) {
+    const std::uint64_t group = i / tiles;
+    const std::uint64_t tile = i % tiles;
+    const std::uint64_t v = tile * 32 + lane;
+    for (std::uint32_t w = 0; w < a.words; ++w) {
+      const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
+      for (unsigned b = 0; b < bits; ++b) {
+        const unsigned slice = __ballot_sync(fused_full_warp, ((word >> b) & 1U) != 0);
+        if (lane == 0) tile_counts[(group * a.colours + w * bits + b) * tiles + tile] = __popc(slice);
+      }
+    }
+  }
+}
+
+/// Extraction, pass 2: the same ballots; each member lane writes its vertex at the tile's scanned
+/// position plus the members of lower lanes, so every set comes out sorted ascending.
+template <class Word>
+__global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint64_t tiles,
+                                    const std::uint32_t* tile_positions, std::uint32_t* members_out) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::uint64_t work = static_cast<std::uint64_t>(a.num_groups) * tiles;
+  for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < work;
+       i += warps) {
+    const std::uint64_t group = i / tiles;
+    const std::uint64_t tile = i % tiles;
+    const std::uint64_t v = tile * 32 + lane;
+    for (std::uint32_t w = 0; w < a.words; ++w) {
+      const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
+      for (unsigned b = 0; b < bits; ++b) {
+        const bool member = ((word >> b) & 1U) != 0;
+        const unsigned slice = __ballot_sync(fused_full_warp, member);
+        const std::uint64_t sample = group * a.colours + w * bits + b;
+        if (member && sample < a.num_samples) {
+          members_out[tile_positions[sample * tiles + tile] + __popc(slice & ((1U << lane) - 1U))] =
+              static_cast<std::uint32_t>(v);
+        }
+      }
+    }
+  }
+}
+
+/// offsets_end[1 + s] = base + (start of sample s + 1) for the batch's active samples.
+__global__ void fused_append_offsets(const std::uint32_t* tile_positions, std::uint64_t tiles, std::uint32_t num_samples,
+                                     std::uint64_t base, std::uint64_t* offsets_end) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t s = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < num_samples;
+       s += stride) {
+    offsets_end[1 + s] = base + tile_positions[(s + 1) * tiles];
+  }
+}
+
+}  // namespace wildfire::cuda::kernels

@@ -1,0 +1,159 @@
+// Greedy maximum coverage on the GPU (see max_coverage.hpp).
+#include "cuda/max_coverage.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "cuda/max_coverage_kernels.cuh"
+
+namespace wildfire::cuda {
+namespace {
+
+unsigned blocks_for(std::uint64_t threads) {
+  const std::uint64_t blocks = (threads + kernels::cover_block_threads - 1) / kernels::cover_block_threads;
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, 1U << 16));
+}
+
+struct plus_u64 {
+  __host__ __device__ std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a + b; }
+};
+
+}  // namespace
+
+device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budget& budget, cudaStream_t stream)
+    : n_(num_vertices), budget_(&budget), stream_(stream) {
+  const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
+  base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
+  counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
+  sorted_counts_ = device_buffer<std::uint32_t>(budget, n, "sorted coverage counts");
+  index_offsets_ = device_buffer<std::uint64_t>(budget, n + 1, "vertex-to-sets offsets");
+  flags_ = device_buffer<std::uint8_t>(budget, n, "vertex flags");
+}
+
+void device_max_coverage::drop_index() noexcept {
+  index_sets_.reset();
+  covered_.reset();
+  index_version_ = ~0ULL;
+}
+
+void device_max_coverage::build_index(const rr_store& store) {
+  const std::uint64_t sets = store.num_sets();
+  const std::uint64_t members = store.num_members();
+  index_sets_.reset();
+  index_sets_ = device_buffer<std::uint32_t>(*budget_, members, "vertex-to-sets index");
+  grow_buffer(covered_, *budget_, std::max<std::uint64_t>(sets, 1), 0, stream_, "covered flags");
+  WF_CUDA_CHECK(cudaMemsetAsync(base_counts_.data(), 0, base_counts_.bytes(), stream_));
+  if (members > 0) {
+    kernels::count_members<<<blocks_for(members), kernels::cover_block_threads, 0, stream_>>>(store.members(), members,
+                                                                                            base_counts_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+  // index_offsets = exclusive scan of the counts, accumulated in 64 bits; [n] is the total.
+  std::size_t bytes = 0;
+  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, base_counts_.data(), index_offsets_.data(), plus_u64{},
+                                               std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
+  grow_buffer(scratch_, *budget_, std::max<std::size_t>(bytes, 1), 0, stream_, "CUB scan scratch");
+  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch_.data(), bytes, base_counts_.data(), index_offsets_.data(),
+                                               plus_u64{}, std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
+  const std::uint64_t total = members;
+  WF_CUDA_CHECK(cudaMemcpyAsync(index_offsets_.data() + n_, &total, sizeof(total), cudaMemcpyHostToDevice, stream_));
+  if (members > 0) {
+    // The working counts double as the scatter cursors here.
+    WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
+    kernels::scatter_index<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
+        store.offsets(), store.members(), sets, index_offsets_.data(), counts_.data(), index_sets_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // `total` is a host variable
+}
+
+coverage_selection device_max_coverage::select(const rr_store& store, std::uint64_t store_version, std::uint32_t k) {
+  WF_EXPECTS(k >= 1, "-k", "k must be at least 1");
+  WF_EXPECTS(store.num_sets() < std::numeric_limits<std::uint32_t>::max(), "theta",
+             "at most 2^32 - 2 RR sets can be selected over");
+  if (index_version_ != store_version) {
+    build_index(store);
+    index_version_ = store_version;
+  }
+  const std::uint64_t wanted = std::min<std::uint64_t>(k, n_);
+  const std::uint64_t top = std::min<std::uint64_t>(k, n_);
+  grow_buffer(step_results_, *budget_, 3 * (wanted + 1), 0, stream_, "greedy step results");
+  unsigned long long* best = step_results_.data();
+  unsigned long long* gained = best + (wanted + 1);
+  unsigned long long* top_sums = gained + (wanted + 1);
+  WF_CUDA_CHECK(cudaMemsetAsync(step_results_.data(), 0, step_results_.bytes(), stream_));
+  WF_CUDA_CHECK(cudaMemcpyAsync(counts_.data(), base_counts_.data(), base_counts_.bytes(), cudaMemcpyDeviceToDevice,
+                                stream_));
+  WF_CUDA_CHECK(cudaMemsetAsync(flags_.data(), 0, flags_.bytes(), stream_));
+  if (store.num_sets() > 0) WF_CUDA_CHECK(cudaMemsetAsync(covered_.data(), 0, store.num_sets(), stream_));
+
+  std::size_t sort_bytes = 0;
+  WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, sort_bytes, counts_.data(), sorted_counts_.data(),
+                                                         static_cast<std::int64_t>(n_), 0, 32, stream_));
+  grow_buffer(scratch_, *budget_, std::max<std::size_t>(sort_bytes, 1), 0, stream_, "CUB radix-sort scratch");
+  // OPIM-C's bound at step i needs the k largest marginals: a descending radix sort of the counts.
+  auto top_k_sum = [&](unsigned long long* out) {
+    if (n_ == 0) return;
+    std::size_t bytes = sort_bytes;
+    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), bytes, counts_.data(), sorted_counts_.data(),
+                                                           static_cast<std::int64_t>(n_), 0, 32, stream_));
+    kernels::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_counts_.data(), top, out);
+    WF_CUDA_CHECK(cudaGetLastError());
+  };
+  for (std::uint64_t step = 0; step < wanted; ++step) {
+    top_k_sum(top_sums + step);
+    kernels::argmax_count<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(counts_.data(), flags_.data(), n_,
+                                                                                      best + step);
+    WF_CUDA_CHECK(cudaGetLastError());
+    kernels::cover_sets<<<blocks_for(store.num_sets() * 32), kernels::cover_block_threads, 0, stream_>>>(
+        best + step, index_offsets_.data(), index_sets_.data(), store.offsets(), store.members(), covered_.data(),
+        counts_.data(), flags_.data(), gained + step);
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+  top_k_sum(top_sums + wanted);
+  std::vector<unsigned long long> host(3 * (wanted + 1));
+  WF_CUDA_CHECK(cudaMemcpyAsync(host.data(), step_results_.data(), host.size() * sizeof(unsigned long long),
+                                cudaMemcpyDeviceToHost, stream_));
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+
+  coverage_selection result;
+  result.optimum_upper_bound = std::numeric_limits<std::uint64_t>::max();
+  for (std::uint64_t step = 0; step < wanted; ++step) {
+    result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + step]);
+    const unsigned long long packed = host[step];
+    if (packed == 0) break;
+    result.seeds.push_back(static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL)));
+    result.marginal_coverage.push_back(host[(wanted + 1) + step]);
+    result.covered += host[(wanted + 1) + step];
+  }
+  result.optimum_upper_bound =
+      std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + wanted]);
+  result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, store.num_sets());
+  return result;
+}
+
+std::uint64_t device_max_coverage::coverage(const rr_store& store, std::span<const std::uint32_t> seeds) {
+  std::vector<std::uint8_t> marks(std::max<std::uint32_t>(n_, 1), 0);
+  for (const std::uint32_t s : seeds) {
+    WF_EXPECTS(s < n_, "seeds", "seed id " + std::to_string(s) + " is outside the graph");
+    marks[s] = 1;
+  }
+  grow_buffer(step_results_, *budget_, 1, 0, stream_, "coverage result");
+  WF_CUDA_CHECK(cudaMemcpyAsync(flags_.data(), marks.data(), marks.size(), cudaMemcpyHostToDevice, stream_));
+  WF_CUDA_CHECK(cudaMemsetAsync(step_results_.data(), 0, sizeof(unsigned long long), stream_));
+  if (store.num_sets() > 0) {
+    kernels::count_covered_sets<<<blocks_for(store.num_sets() * 32), kernels::cover_block_threads, 0, stream_>>>(
+        store.offsets(), store.members(), store.num_sets(), flags_.data(), step_results_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+  unsigned long long covered = 0;
+  WF_CUDA_CHECK(cudaMemcpyAsync(&covered, step_results_.data(), sizeof(covered), cudaMemcpyDeviceToHost, stream_));
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return covered;
+}
+
+}  // namespace wildfire::cuda

@@ -1,0 +1,50 @@
+// Greedy maximum coverage on the GPU over the device store (max_coverage_kernels.cuh): the same
+// seeds, marginals, coverage and OPIM-C bound as the CPU greedy (selection/max_coverage.hpp).
+// Included only by .cu files.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <span>
+
+#include "cuda/device_memory.hpp"
+#include "cuda/rr_batch.hpp"
+#include "wildfire/sampling/rr_collection.hpp"
+
+namespace wildfire::cuda {
+
+class device_max_coverage {
+ public:
+  device_max_coverage(std::uint32_t num_vertices, memory_budget& budget, cudaStream_t stream);
+
+  /// Greedy with `k` seeds: min(k, n) seeds, ties to the lowest id; once nothing adds coverage
+  /// the lowest unselected ids follow with gain 0. The vertex-to-sets index is rebuilt only when
+  /// the store changed (`store_version`). Blocks once, at the end.
+  coverage_selection select(const rr_store& store, std::uint64_t store_version, std::uint32_t k);
+
+  /// Sets of the store holding at least one of `seeds` (dense ids < n). Blocks.
+  std::uint64_t coverage(const rr_store& store, std::span<const std::uint32_t> seeds);
+
+  /// Frees the index (the store is about to change or be cleared).
+  void drop_index() noexcept;
+
+ private:
+  void build_index(const rr_store& store);
+
+  std::uint32_t n_;
+  memory_budget* budget_;
+  cudaStream_t stream_;
+  std::uint64_t index_version_ = ~0ULL;
+  device_buffer<std::uint32_t> base_counts_;   // n: sets holding each vertex
+  device_buffer<std::uint64_t> index_offsets_; // n + 1
+  device_buffer<std::uint32_t> index_sets_;    // members of the store
+  device_buffer<std::uint32_t> counts_;        // n, working copy
+  device_buffer<std::uint32_t> sorted_counts_; // n
+  device_buffer<std::uint8_t> covered_;        // per set
+  device_buffer<std::uint8_t> flags_;          // n: selected (greedy) or is_seed (coverage)
+  device_buffer<unsigned long long> step_results_;  // best, gained, top-k sum per step
+  device_buffer<unsigned char> scratch_;
+};
+
+}  // namespace wildfire::cuda

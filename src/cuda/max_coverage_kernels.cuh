@@ -1,0 +1,113 @@
+// Kernels of greedy maximum coverage over the device store (IMM NodeSelection, gIM digest
+// section 2.9): coverage counts, the vertex-to-sets index by a counting sort (counts, CUB scan,
+// scatter), argmax with ties to the lowest id, and the incremental decrement of the counts of
+// the members of newly covered sets. Included only by max_coverage.cu.
+#pragma once
+
+#include <cstdint>
+
+namespace wildfire::cuda::kernels {
+
+inline constexpr unsigned cover_block_threads = 256;
+
+__device__ __forceinline__ std::uint64_t first_thread() {
+  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ std::uint64_t grid_threads() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
+
+/// counts[v] += 1 for every member (each set holds a vertex at most once).
+__global__ void count_members(const std::uint32_t* members, std::uint64_t num_members, std::uint32_t* counts) {
+  for (std::uint64_t i = first_thread(); i < num_members; i += grid_threads()) atomicAdd(counts + members[i], 1U);
+}
+
+/// Warp per set: appends the set's id to the index list of each member.
+__global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t num_sets,
+                              const std::uint64_t* index_offsets, std::uint32_t* cursor, std::uint32_t* index_sets) {
+  const unsigned lane = threadIdx.x & 31;
+  for (std::uint64_t s = first_thread() >> 5; s < num_sets; s += grid_threads() >> 5) {
+    for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) {
+      const std::uint32_t v = members[j];
+      index_sets[index_offsets[v] + atomicAdd(cursor + v, 1U)] = static_cast<std::uint32_t>(s);
+    }
+  }
+}
+
+/// best = max over unselected v of (counts[v] << 32 | ~v): the largest count, lowest id on ties;
+/// stays 0 when every vertex is selected.
+__global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* selected, std::uint32_t n,
+                             unsigned long long* best) {
+  unsigned long long mine = 0;
+  for (std::uint64_t v = first_thread(); v < n; v += grid_threads()) {
+    if (selected[v] == 0) {
+      const unsigned long long packed =
+          (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
+      if (packed > mine) mine = packed;
+    }
+  }
+  for (unsigned delta = 16; delta > 0; delta >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
+    if (other > mine) mine = other;
+  }
+  if ((threadIdx.x & 31) == 0 && mine != 0) atomicMax(best, mine);
+}
+
+__device__ __forceinline__ bool decode_best(unsigned long long packed, std::uint32_t& v) {
+  if (packed == 0) return false;
+  v = static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL));
+  return true;
+}
+
+/// Warp per set in the chosen vertex's index list: a set not yet covered becomes covered and the
+/// counts of its members drop by one. `gained` counts the newly covered sets.
+__global__ void cover_sets(const unsigned long long* best, const std::uint64_t* index_offsets,
+                           const std::uint32_t* index_sets, const std::uint64_t* offsets, const std::uint32_t* members,
+                           std::uint8_t* covered, std::uint32_t* counts, std::uint8_t* selected,
+                           unsigned long long* gained) {
+  std::uint32_t v = 0;
+  if (!decode_best(*best, v)) return;
+  if (first_thread() == 0) selected[v] = 1;
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t begin = index_offsets[v];
+  const std::uint64_t end = index_offsets[v + 1];
+  unsigned long long newly = 0;
+  for (std::uint64_t i = begin + (first_thread() >> 5); i < end; i += grid_threads() >> 5) {
+    const std::uint32_t s = index_sets[i];
+    // A set occurs once in v's list, so no other warp of this step touches covered[s].
+    const bool fresh = covered[s] == 0;
+    __syncwarp();
+    if (!fresh) continue;
+    if (lane == 0) {
+      covered[s] = 1;
+      ++newly;
+    }
+    for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) atomicSub(counts + members[j], 1U);
+  }
+  if (lane == 0 && newly != 0) atomicAdd(gained, newly);
+}
+
+/// sum of sorted_desc[0 .. k) into *sum (one block).
+__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
+  unsigned long long mine = 0;
+  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
+  for (unsigned delta = 16; delta > 0; delta >>= 1) mine += __shfl_down_sync(0xffffffffU, mine, delta);
+  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(sum, mine);
+}
+
+/// Warp per set: counts the sets holding at least one marked vertex.
+__global__ void count_covered_sets(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t num_sets,
+                                   const std::uint8_t* is_seed, unsigned long long* covered) {
+  const unsigned lane = threadIdx.x & 31;
+  unsigned long long mine = 0;
+  for (std::uint64_t s = first_thread() >> 5; s < num_sets; s += grid_threads() >> 5) {
+    bool hit = false;
+    const std::uint64_t end = offsets[s + 1];
+    for (std::uint64_t base = offsets[s]; base < end && !hit; base += 32) {
+      const bool mine_hit = base + lane < end && is_seed[members[base + lane]] != 0;
+      hit = __any_sync(0xffffffffU, mine_hit);
+    }
+    if (lane == 0 && hit) ++mine;
+  }
+  if (lane == 0 && mine != 0) atomicAdd(covered, mine);
+}
+
+}  // namespace wildfire::cuda::kernels

@@ -1,0 +1,71 @@
+// Staging of one batch of RR sets on the GPU and the flat device store they end up in
+// (ARCHITECTURE.md section 2): samplers write each set once, unsorted, into an arena; the store
+// lays them out in sample-id order by a scan over the sizes and sorts each set (CUB segmented
+// sort), so every backend holds the same canonical sets. Included only by .cu files.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "cuda/device_memory.hpp"
+
+namespace wildfire::cuda {
+
+/// One batch of sets as a sampler leaves them: set i (batch-local) is
+/// arena[set_start[i] .. set_start[i] + set_size[i]), in any order.
+struct rr_staging {
+  device_buffer<std::uint32_t> arena;
+  device_buffer<std::uint64_t> set_start;  // count
+  device_buffer<std::uint64_t> set_size;   // count + 1 (the last entry is 0, for the scan)
+  std::uint64_t count = 0;
+  std::uint64_t arena_used = 0;  // entries written, known on the host after the sampler returns
+};
+
+/// The canonical device store: set s is members[offsets[s] .. offsets[s+1]), sorted ascending.
+class rr_store {
+ public:
+  explicit rr_store(memory_budget& budget);
+  ~rr_store();
+  rr_store(const rr_store&) = delete;
+  rr_store& operator=(const rr_store&) = delete;
+
+  std::uint64_t num_sets() const noexcept { return num_sets_; }
+  std::uint64_t num_members() const noexcept { return num_members_; }
+  const std::uint64_t* offsets() const noexcept { return offsets_.data(); }
+  const std::uint32_t* members() const noexcept { return members_.data(); }
+  std::uint64_t bytes() const noexcept { return offsets_.bytes() + members_.bytes(); }
+
+  /// Appends the staged batch in sample order, each set sorted. Blocks on `stream` once (to learn
+  /// the batch's member count). Throws resource_error if the store cannot grow.
+  void append_staged(const rr_staging& staged, cudaStream_t stream);
+
+  /// Reserves room for `extra_sets` sets holding `extra_members` members in total and returns the
+  /// device pointers where the next sets' members and offsets go (fused extraction writes there
+  /// directly, already sorted). Call commit() afterwards.
+  void reserve(std::uint64_t extra_sets, std::uint64_t extra_members, cudaStream_t stream);
+  std::uint32_t* members_end() noexcept { return members_.data() + num_members_; }
+  std::uint64_t* offsets_end() noexcept { return offsets_.data() + num_sets_; }
+  void commit(std::uint64_t extra_sets, std::uint64_t extra_members) noexcept {
+    num_sets_ += extra_sets;
+    num_members_ += extra_members;
+  }
+
+  void clear() noexcept {
+    num_sets_ = 0;
+    num_members_ = 0;
+  }
+
+ private:
+  memory_budget* budget_;
+  device_buffer<std::uint64_t> offsets_;  // num_sets + 1 used; offsets[0] == 0
+  device_buffer<std::uint32_t> members_;
+  device_buffer<std::uint64_t> batch_offsets_;
+  device_buffer<std::uint32_t> gathered_;
+  device_buffer<unsigned char> sort_scratch_;
+  std::uint64_t num_sets_ = 0;
+  std::uint64_t num_members_ = 0;
+  std::uint64_t* host_total_ = nullptr;  // pinned
+};
+
+}  // namespace wildfire::cuda

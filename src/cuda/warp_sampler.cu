@@ -1,0 +1,138 @@
+// Launcher of the warp-per-sample RR traversal (see warp_sampler.hpp).
+#include "cuda/warp_sampler.hpp"
+
+#include <algorithm>
+
+#include "cuda/warp_sampler_kernels.cuh"
+
+namespace wildfire::cuda {
+namespace {
+
+/// Members per warp in global memory on the first pass; larger sets take the retry path.
+constexpr std::uint64_t default_stage_capacity = 16384;
+
+}  // namespace
+
+warp_sampler::warp_sampler(const graph_view& graph, const sampling_params& params, memory_budget& budget,
+                           cudaStream_t stream)
+    : graph_(graph), params_(params), budget_(&budget), stream_(stream) {
+  int device = 0;
+  int sm_count = 0;
+  int blocks_per_sm = 0;
+  WF_CUDA_CHECK(cudaGetDevice(&device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const auto kernel = params.model == diffusion_model::ic ? kernels::warp_rr_sets<true> : kernels::warp_rr_sets<false>;
+  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
+                                                              kernels::warp_sampler_block_threads, 0));
+  const std::uint64_t max_warps = static_cast<std::uint64_t>(std::max(sm_count, 1)) *
+                                  static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
+                                  kernels::warp_sampler_warps_per_block;
+  words_per_warp_ = (static_cast<std::uint64_t>(graph.num_vertices) + 31) / 32;
+  stage_capacity_ = std::min<std::uint64_t>(graph.num_vertices, default_stage_capacity);
+  const std::uint64_t bytes_per_warp = (words_per_warp_ + stage_capacity_) * sizeof(std::uint32_t);
+  // A quarter of what is left: the sets themselves need the rest.
+  const std::uint64_t share = budget.available_bytes() / 4;
+  std::uint64_t warps = std::min(max_warps, share / std::max<std::uint64_t>(bytes_per_warp, 1));
+  warps -= warps % kernels::warp_sampler_warps_per_block;
+  if (warps == 0) warps = kernels::warp_sampler_warps_per_block;  // charge() below reports the shortfall
+  num_warps_ = warps;
+  visited_ = device_buffer<std::uint32_t>(budget, num_warps_ * words_per_warp_, "warp-sampler visited bitmaps");
+  stage_ = device_buffer<std::uint32_t>(budget, num_warps_ * stage_capacity_, "warp-sampler overflow queues");
+  counters_ = device_buffer<counters>(budget, 1, "warp-sampler counters");
+  if (!visited_.empty()) WF_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), stream));
+  WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), sizeof(counters)));
+}
+
+warp_sampler::~warp_sampler() {
+  if (host_counters_ != nullptr) (void)cudaFreeHost(host_counters_);
+}
+
+void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big,
+                          rr_staging& staged) {
+  kernels::warp_sampler_args a{};
+  a.seed = params_.seed;
+  a.mean_roots = params_.mean_roots;
+  a.first_id = first_id;
+  a.item_list = items;
+  a.num_items = num_items;
+  a.next_item = &counters_.data()->next_item;
+  a.visited = visited_.data();
+  a.words_per_warp = words_per_warp_;
+  a.arena = staged.arena.data();
+  a.arena_capacity = staged.arena.size();
+  a.arena_tail = &counters_.data()->arena_tail;
+  a.set_start = staged.set_start.data();
+  a.set_size = staged.set_size.data();
+  a.deferred = deferred_.data();
+  a.num_deferred = &counters_.data()->num_deferred;
+  a.flags = &counters_.data()->flags;
+  a.edges_examined = &counters_.data()->edges_examined;
+
+  std::uint64_t warps = num_warps_;
+  device_buffer<std::uint32_t> big_stage;
+  if (big) {
+    // Room for a whole graph per warp, for as many warps as a quarter of the free budget holds.
+    const std::uint64_t per_warp = std::max<std::uint64_t>(graph_.num_vertices, 1);
+    std::uint64_t fit = budget_->available_bytes() / 4 / (per_warp * sizeof(std::uint32_t));
+    fit -= fit % kernels::warp_sampler_warps_per_block;
+    warps = std::clamp<std::uint64_t>(fit, kernels::warp_sampler_warps_per_block, num_warps_);
+    big_stage = device_buffer<std::uint32_t>(*budget_, warps * per_warp, "warp-sampler retry queues");
+    a.stage = big_stage.data();
+    a.stage_capacity = per_warp;
+  } else {
+    a.stage = stage_.data();
+    a.stage_capacity = stage_capacity_;
+  }
+  const unsigned blocks = static_cast<unsigned>(warps / kernels::warp_sampler_warps_per_block);
+  if (params_.model == diffusion_model::ic) {
+    kernels::warp_rr_sets<true><<<blocks, kernels::warp_sampler_block_threads, 0, stream_>>>(graph_, a);
+  } else {
+    kernels::warp_rr_sets<false><<<blocks, kernels::warp_sampler_block_threads, 0, stream_>>>(graph_, a);
+  }
+  WF_CUDA_CHECK(cudaGetLastError());
+  WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data(), sizeof(counters), cudaMemcpyDeviceToHost, stream_));
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // also before big_stage is freed
+}
+
+void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged) {
+  WF_EXPECTS(count < (1ULL << 31), "count", "at most 2^31 - 1 RR sets per batch");
+  staged.count = count;
+  staged.arena_used = 0;
+  if (count == 0) return;
+  grow_buffer(staged.set_start, *budget_, count, 0, stream_, "RR batch set starts");
+  grow_buffer(staged.set_size, *budget_, count + 1, 0, stream_, "RR batch set sizes");
+  grow_buffer(deferred_, *budget_, count, 0, stream_, "warp-sampler deferred list");
+  const double mean = std::max(expected_size, 1.0) * 1.25;
+  const std::uint64_t wanted = std::max<std::uint64_t>(static_cast<std::uint64_t>(mean * static_cast<double>(count)), 1ULL << 16);
+  if (staged.arena.size() < wanted) {
+    staged.arena.reset();
+    staged.arena = device_buffer<std::uint32_t>(*budget_, std::min<std::uint64_t>(wanted, budget_->available_bytes() / 8 + 1),
+                                                "RR batch arena");
+  }
+  WF_CUDA_CHECK(cudaMemsetAsync(staged.set_size.data() + count, 0, sizeof(std::uint64_t), stream_));
+  WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(counters), stream_));
+
+  launch(first_id, nullptr, static_cast<std::uint32_t>(count), false, staged);
+  while (host_counters_->num_deferred > 0) {
+    ++retries_;
+    const counters seen = *host_counters_;
+    const std::uint32_t redo = seen.num_deferred;
+    if ((seen.flags & kernels::flag_arena_overflow) != 0) {
+      // Keep what was written below the old capacity; reserve room for the lost sets beyond the
+      // tail (failed reservations advanced it too).
+      const std::uint64_t need = seen.arena_tail + static_cast<std::uint64_t>(mean * redo) + (1ULL << 16);
+      grow_buffer(staged.arena, *budget_, std::max<std::uint64_t>(need, staged.arena.size() * 2), staged.arena.size(),
+                  stream_, "RR batch arena");
+    }
+    grow_buffer(retry_items_, *budget_, redo, 0, stream_, "warp-sampler retry list");
+    WF_CUDA_CHECK(cudaMemcpyAsync(retry_items_.data(), deferred_.data(), redo * sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToDevice, stream_));
+    // Keep the arena tail and the examined-edge count; restart the work counter and the flags.
+    WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned), stream_));
+    launch(first_id, retry_items_.data(), redo, (seen.flags & kernels::flag_stage_overflow) != 0, staged);
+  }
+  staged.arena_used = host_counters_->arena_tail;
+  edges_examined_ += host_counters_->edges_examined;
+}
+
+}  // namespace wildfire::cuda

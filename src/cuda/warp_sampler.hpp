@@ -1,0 +1,63 @@
+// Launcher of the warp-per-sample RR traversal (warp_sampler_kernels.cuh), with the retry paths
+// that make it safe on any set size: a set that outgrows its warp's room is sampled again by
+// fewer warps with room for the whole graph; a full arena is grown and the lost sets redone.
+// Included only by .cu files.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "cuda/device_memory.hpp"
+#include "cuda/rr_batch.hpp"
+#include "wildfire/graph/graph_view.hpp"
+#include "wildfire/sampling/sampling_params.hpp"
+
+namespace wildfire::cuda {
+
+class warp_sampler {
+ public:
+  /// Sizes the persistent grid from the device's occupancy and the budget (visited bitmaps of
+  /// n bits per warp). Throws resource_error if not even one block fits.
+  warp_sampler(const graph_view& graph, const sampling_params& params, memory_budget& budget, cudaStream_t stream);
+  ~warp_sampler();
+  warp_sampler(const warp_sampler&) = delete;
+  warp_sampler& operator=(const warp_sampler&) = delete;
+
+  /// Samples ids first_id .. first_id + count - 1 into `staged` (batch-local index i holds id
+  /// first_id + i). `expected_size` sizes the arena. Blocks until the batch is complete.
+  void sample(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged);
+
+  std::uint64_t edges_examined() const noexcept { return edges_examined_; }
+  std::uint64_t num_warps() const noexcept { return num_warps_; }
+  std::uint64_t retries() const noexcept { return retries_; }
+
+ private:
+  struct counters {
+    unsigned next_item;
+    unsigned num_deferred;
+    unsigned flags;
+    unsigned pad;
+    unsigned long long arena_tail;
+    unsigned long long edges_examined;
+  };
+  void launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged);
+
+  graph_view graph_;
+  sampling_params params_;
+  memory_budget* budget_;
+  cudaStream_t stream_;
+  std::uint64_t num_warps_ = 0;
+  std::uint64_t words_per_warp_ = 0;
+  std::uint64_t stage_capacity_ = 0;
+  device_buffer<std::uint32_t> visited_;
+  device_buffer<std::uint32_t> stage_;
+  device_buffer<std::uint32_t> deferred_;
+  device_buffer<std::uint32_t> retry_items_;
+  device_buffer<counters> counters_;
+  counters* host_counters_ = nullptr;  // pinned
+  std::uint64_t edges_examined_ = 0;
+  std::uint64_t retries_ = 0;
+};
+
+}  // namespace wildfire::cuda

@@ -1,0 +1,232 @@
+// Warp-per-sample RR traversal in the spirit of gIM (Shahrouz et al., TPDS 2021, section 3):
+// persistent warps take sample ids from a counter; a set's members double as its BFS queue, the
+// first members in shared memory and the rest in a per-warp global overflow area; a per-warp
+// visited bitmap, set by atomicOr test-and-set, so no vertex is expanded twice. Unlike gIM, a
+// warp expands up to 32 queued vertices at once (their in-edges flattened over the lanes), so
+// low-degree vertices do not leave lanes idle. Included only by warp_sampler.cu.
+#pragma once
+
+#include <cstdint>
+
+#include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/live_edge_world.hpp"
+#include "wildfire/random/root_draw.hpp"
+
+namespace wildfire::cuda::kernels {
+
+inline constexpr unsigned full_warp = 0xffffffffU;
+inline constexpr unsigned warp_sampler_block_threads = 256;
+inline constexpr unsigned warp_sampler_warps_per_block = warp_sampler_block_threads / 32;
+/// Members held in shared memory per warp before the global overflow area is used.
+inline constexpr std::uint32_t shared_members_per_warp = 256;
+
+inline constexpr unsigned flag_stage_overflow = 1U;  // a set outgrew shared + per-warp global room
+inline constexpr unsigned flag_arena_overflow = 2U;  // the batch arena was full
+
+/// Everything a warp-sampler launch reads and writes; passed by value.
+struct warp_sampler_args {
+  std::uint64_t seed;
+  double mean_roots;
+  std::uint64_t first_id;              // sample id of batch-local index 0
+  const std::uint32_t* item_list;      // batch-local indices to sample; nullptr: 0 .. num_items-1
+  std::uint32_t num_items;
+  unsigned* next_item;                 // work counter, starts at 0
+  std::uint32_t* visited;              // words_per_warp words per warp, all zero between sets
+  std::uint64_t words_per_warp;
+  std::uint32_t* stage;                // stage_capacity members per warp
+  std::uint64_t stage_capacity;
+  std::uint32_t* arena;                // the batch's members, set after set
+  std::uint64_t arena_capacity;
+  unsigned long long* arena_tail;
+  std::uint64_t* set_start;            // per batch-local index
+  std::uint64_t* set_size;
+  std::uint32_t* deferred;             // batch-local indices that must be sampled again
+  unsigned* num_deferred;
+  unsigned* flags;                     // flag_* bits
+  unsigned long long* edges_examined;
+};
+
+/// Member i of the set being built: shared memory first, then the warp's global overflow area.
+__device__ __forceinline__ std::uint32_t* member_slot(std::uint32_t* shared, std::uint32_t* stage, std::uint64_t i) {
+  return i < shared_members_per_warp ? shared + i : stage + (i - shared_members_per_warp);
+}
+
+__device__ __forceinline__ std::uint64_t warp_inclusive_sum(std::uint64_t value, unsigned lane) {
+  for (unsigned delta = 1; delta < 32; delta <<= 1) {
+    const std::uint64_t other = __shfl_up_sync(full_warp, value, delta);
+    if (lane >= delta) value += other;
+  }
+  return value;
+}
+
+template <bool IsIc>
+__global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph_view g, warp_sampler_args a) {
+  __shared__ std::uint32_t shared_members[warp_sampler_warps_per_block * shared_members_per_warp];
+  const unsigned lane = threadIdx.x & 31;
+  const unsigned warp_in_block = threadIdx.x >> 5;
+  const std::uint64_t warp_id = static_cast<std::uint64_t>(blockIdx.x) * warp_sampler_warps_per_block + warp_in_block;
+  std::uint32_t* shared = shared_members + warp_in_block * shared_members_per_warp;
+  std::uint32_t* stage = a.stage + warp_id * a.stage_capacity;
+  std::uint32_t* visited = a.visited + warp_id * a.words_per_warp;
+  const std::uint64_t capacity = shared_members_per_warp + a.stage_capacity;
+  std::uint64_t examined = 0;
+
+  for (;;) {
+    unsigned item = 0;
+    if (lane == 0) item = atomicAdd(a.next_item, 1U);
+    item = __shfl_sync(full_warp, item, 0);
+    if (item >= a.num_items) break;
+    const std::uint32_t local = a.item_list != nullptr ? a.item_list[item] : item;
+    const std::uint64_t key = sample_key(a.seed, a.first_id + local);
+
+    // Roots, drawn by lane 0 exactly as the reference does (Floyd over the visited bitmap).
+    std::uint64_t size = 0;
+    const std::uint32_t num_roots = root_count(key, a.mean_roots, g.num_vertices);
+    bool overflow = num_roots > capacity;
+    if (lane == 0 && !overflow) {
+      draw_distinct_roots(
+          key, g.num_vertices, num_roots,
+          [&](std::uint32_t v) { return ((__ldcg(visited + (v >> 5)) >> (v & 31)) & 1U) != 0; },
+          [&](std::uint32_t v) {
+            atomicOr(visited + (v >> 5), 1U << (v & 31));
+            *member_slot(shared, stage, size++) = v;
+          });
+    }
+    size = __shfl_sync(full_warp, size, 0);
+    __syncwarp();
+
+    std::uint64_t head = 0;
+    while (head < size && !overflow) {
+      if constexpr (IsIc) {
+        // Expand up to 32 queued vertices at once: lane i owns vertex head + i; the lanes then
+        // stride over the concatenation of their in-edge lists.
+        const std::uint64_t batch = size - head < 32 ? size - head : 32;
+        std::uint64_t begin = 0;
+        std::uint64_t degree = 0;
+        if (lane < batch) {
+          const std::uint32_t v = *member_slot(shared, stage, head + lane);
+          begin = g.in_offsets[v];
+          degree = g.in_offsets[v + 1] - begin;
+        }
+        examined += degree;
+        const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
+        const std::uint64_t exclusive = inclusive - degree;
+        const std::uint64_t total = __shfl_sync(full_warp, inclusive, 31);
+        head += batch;
+        for (std::uint64_t base = 0; base < total; base += 32) {
+          const std::uint64_t f = base + lane;
+          // Owner of flat edge f: the number of lanes whose inclusive end is <= f.
+          unsigned owner = 0;
+          for (unsigned step = 16; step > 0; step >>= 1) {
+            const std::uint64_t end = __shfl_sync(full_warp, inclusive, owner + step - 1);
+            if (end <= f) owner += step;
+          }
+          const std::uint64_t owner_begin = __shfl_sync(full_warp, begin, owner);
+          const std::uint64_t owner_exclusive = __shfl_sync(full_warp, exclusive, owner);
+          bool fresh = false;
+          std::uint32_t u = 0;
+          if (f < total) {
+            const std::uint64_t j = owner_begin + (f - owner_exclusive);
+            u = g.in_sources[j];
+            const std::uint32_t bit = 1U << (u & 31);
+            if ((__ldcg(visited + (u >> 5)) & bit) == 0 && ic_edge_live(key, j, g.in_thresholds[j])) {
+              fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
+            }
+          }
+          const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
+          if (fresh_lanes != 0) {
+            const std::uint64_t position = size + __popc(fresh_lanes & ((1U << lane) - 1U));
+            const std::uint64_t new_size = size + __popc(fresh_lanes);
+            if (fresh) {
+              if (position < capacity) {
+                *member_slot(shared, stage, position) = u;
+              } else {
+                atomicAnd(visited + (u >> 5), ~(1U << (u & 31)));  // not recorded: leave no trace
+              }
+            }
+            if (new_size > capacity) {
+              overflow = true;
+              size = capacity;
+              break;
+            }
+            size = new_size;
+          }
+        }
+      } else {
+        // LT: the vertex picks at most one in-edge; a warp scan over its cumulative in-weights
+        // finds the same edge as lt_chosen_in_edge.
+        const std::uint32_t v = *member_slot(shared, stage, head);
+        ++head;
+        const std::uint64_t begin = g.in_offsets[v];
+        const std::uint64_t end = g.in_offsets[v + 1];
+        const std::uint64_t draw = lt_vertex_draw(key, v);
+        std::uint64_t carry = 0;
+        std::uint64_t chosen = no_edge;
+        for (std::uint64_t chunk = begin; chunk < end; chunk += 32) {
+          const std::uint64_t j = chunk + lane;
+          const std::uint64_t weight = j < end ? threshold_weight(g.in_thresholds[j]) : 0;
+          const std::uint64_t inclusive = carry + warp_inclusive_sum(weight, lane);
+          const unsigned hit = __ballot_sync(full_warp, j < end && draw < inclusive);
+          if (hit != 0) {
+            chosen = chunk + static_cast<unsigned>(__ffs(static_cast<int>(hit)) - 1);
+            break;
+          }
+          carry = __shfl_sync(full_warp, inclusive, 31);
+        }
+        if (lane == 0) examined += chosen == no_edge ? end - begin : chosen - begin + 1;
+        if (chosen != no_edge) {
+          const std::uint32_t u = g.in_sources[chosen];
+          bool fresh = false;
+          if (lane == 0) {
+            const std::uint32_t bit = 1U << (u & 31);
+            fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
+            if (fresh && size >= capacity) {
+              atomicAnd(visited + (u >> 5), ~bit);
+              overflow = true;
+            } else if (fresh) {
+              *member_slot(shared, stage, size) = u;
+            }
+          }
+          fresh = __shfl_sync(full_warp, fresh, 0);
+          overflow = __shfl_sync(full_warp, overflow, 0);
+          if (fresh && !overflow) ++size;
+        }
+      }
+      __syncwarp();  // members written by some lanes are read by others next round
+    }
+
+    if (overflow) {
+      if (lane == 0) {
+        a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+        atomicOr(a.flags, flag_stage_overflow);
+      }
+    } else {
+      unsigned long long base = 0;
+      if (lane == 0) base = atomicAdd(a.arena_tail, static_cast<unsigned long long>(size));
+      base = __shfl_sync(full_warp, base, 0);
+      if (base + size > a.arena_capacity) {
+        if (lane == 0) {
+          a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+          atomicOr(a.flags, flag_arena_overflow);
+        }
+      } else {
+        for (std::uint64_t i = lane; i < size; i += 32) a.arena[base + i] = *member_slot(shared, stage, i);
+        if (lane == 0) {
+          a.set_start[local] = base;
+          a.set_size[local] = size;
+        }
+      }
+    }
+    // Reset the bitmap: only words holding members have bits set.
+    for (std::uint64_t i = lane; i < size; i += 32) {
+      const std::uint32_t v = *member_slot(shared, stage, i);
+      __stcg(visited + (v >> 5), 0U);
+    }
+    __syncwarp();
+  }
+
+  for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(full_warp, examined, delta);
+  if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+}
+
+}  // namespace wildfire::cuda::kernels
