@@ -1,0 +1,19 @@
+// The CUDA mRR-set store of MERIT (paper section 3): segment-per-block Generate, Select with
+// Discover, post-round Discover and the circular in-place Update. g++-includable: no CUDA types.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "wildfire/adaptive/mrr_store.hpp"
+
+namespace wildfire::adaptive::cuda {
+
+/// The GPU store on device `gpu_id`. `memory_budget_bytes` (0: free device memory) bounds its
+/// allocations; beyond it Generate/Update throw resource_error. Graph and costs must outlive it.
+std::unique_ptr<mrr_store> make_gpu_mrr_store(const csr_graph& graph, diffusion_model model,
+                                              std::span<const double> costs, std::uint64_t seed, int gpu_id,
+                                              std::uint64_t memory_budget_bytes);
+
+}  // namespace wildfire::adaptive::cuda
