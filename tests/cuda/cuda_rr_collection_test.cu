@@ -1,0 +1,208 @@
+// The CUDA rr_collection against the serial reference: for fixed seeds every GPU RR set (warp and
+// fused, IC and LT, one root and several) equals reference::rr_set exactly; GPU greedy equals the
+// CPU greedy on the same sets; a too-small memory budget gives resource_error. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_rr_collection.hpp"
+#include "reference/rr_reference.hpp"
+#include "wildfire/backend.hpp"
+#include "wildfire/error.hpp"
+#include "wildfire/graph/edge_threshold.hpp"
+#include "wildfire/graph/graph_loader.hpp"
+#include "wildfire/selection/max_coverage.hpp"
+
+namespace wildfire {
+namespace {
+
+std::string shared_data_dir() {
+  if (const char* env = std::getenv("WF_SHARED_DATA_DIR")) return env;
+  if (std::filesystem::exists(".carry/data")) return ".carry/data";
+  return WF_SHARED_DATA_DIR;
+}
+
+/// First differing sample id, or -1 when the sets agree exactly.
+std::int64_t first_mismatch(const rr_sets& a, const rr_sets& b) {
+  const std::uint64_t count = std::min(a.size(), b.size());
+  for (std::uint64_t s = 0; s < count; ++s) {
+    const auto x = a[s];
+    const auto y = b[s];
+    if (!std::equal(x.begin(), x.end(), y.begin(), y.end())) return static_cast<std::int64_t>(s);
+  }
+  return a.size() == b.size() ? -1 : static_cast<std::int64_t>(count);
+}
+
+void expect_equal_to_reference(const csr_graph& g, diffusion_model model, traversal_kind traversal, double mean_roots,
+                               std::uint64_t first_id, std::uint64_t count, std::uint32_t colours = 64) {
+  sampling_params params;
+  params.model = model;
+  params.seed = 20240611;
+  params.mean_roots = mean_roots;
+  backend_config config;
+  config.device = device_kind::gpu;
+  config.traversal = traversal;
+  config.colours = colours;
+  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  // Two calls, so batches that start mid-way are covered too.
+  gpu->generate(first_id, count / 3);
+  gpu->generate(first_id + count / 3, count - count / 3);
+  ASSERT_EQ(gpu->size(), count);
+  const rr_sets got = gpu->copy_sets(0, count);
+  const rr_sets want = reference::sample_rr_sets(g, params, first_id, count);
+  const std::int64_t bad = first_mismatch(got, want);
+  EXPECT_EQ(bad, -1) << "first differing sample id " << first_id + static_cast<std::uint64_t>(bad < 0 ? 0 : bad)
+                     << " (" << to_string(traversal) << ", " << to_string(model) << ", roots " << mean_roots << ")";
+  EXPECT_EQ(got.offsets, want.offsets);
+  EXPECT_EQ(gpu->num_members(), want.num_members());
+}
+
+/// Hubs with thousands of in-edges (heavy fused bin, long warp strides), a ring of always-live
+/// edges that makes every RR set the whole graph (past the warp's shared + global room, so the
+/// retry path runs), and random-probability edges.
+csr_graph hub_graph(std::uint32_t n, bool ring) {
+  std::vector<weighted_edge> edges;
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  for (std::uint32_t hub = 0; hub < 4; ++hub) {
+    for (std::uint32_t i = 0; i < n / 2; ++i) {
+      edges.push_back({next() % n, hub, threshold_from_probability(0.6 / (n / 2.0))});
+    }
+  }
+  for (std::uint32_t v = 4; v < n; ++v) {
+    for (int e = 0; e < 3; ++e) edges.push_back({next() % 4, v, threshold_from_probability(0.05)});
+    edges.push_back({next() % n, v, threshold_from_probability(0.1)});
+    if (ring) edges.push_back({(v + 1) % n, v, always_live_threshold});
+  }
+  return build_csr_graph(n, edges);
+}
+
+bool skip_without_gpu() { return !gpu_available(); }
+
+TEST(CudaRrCollection, EqualsReferenceOnSharedGraphs) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const std::string dir = shared_data_dir();
+  for (const char* name : {"wiki-Vote.txt.gz", "ca-GrQc.txt.gz", "NetHEPT.txt.gz", "soc-Epinions1.txt.gz"}) {
+    const std::string path = dir + "/" + name;
+    if (!std::filesystem::exists(path)) continue;
+    graph_load_options options;
+    options.path = path;
+    const csr_graph g = load_graph(options);
+    bool lt_ok = true;
+    try {
+      validate_lt_weights(g, path);
+    } catch (const input_error&) {
+      lt_ok = false;
+    }
+    SCOPED_TRACE(name);
+    for (auto traversal : {traversal_kind::warp, traversal_kind::fused}) {
+      expect_equal_to_reference(g, diffusion_model::ic, traversal, 1.0, 0, 1500);
+      expect_equal_to_reference(g, diffusion_model::ic, traversal, 3.5, 777, 700);
+      if (lt_ok) {
+        expect_equal_to_reference(g, diffusion_model::lt, traversal, 1.0, 0, 1500);
+        expect_equal_to_reference(g, diffusion_model::lt, traversal, 2.5, 99, 700);
+      }
+    }
+  }
+}
+
+TEST(CudaRrCollection, EqualsReferenceOnHubGraphs) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = hub_graph(3000, false);
+  for (auto traversal : {traversal_kind::warp, traversal_kind::fused, traversal_kind::automatic}) {
+    expect_equal_to_reference(g, diffusion_model::ic, traversal, 1.0, 5, 1100, 32);
+    expect_equal_to_reference(g, diffusion_model::ic, traversal, 4.0, 5, 300, 96);
+  }
+}
+
+TEST(CudaRrCollection, WholeGraphSetsTakeTheRetryPath) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = hub_graph(20000, true);  // every RR set is all 20,000 vertices
+  expect_equal_to_reference(g, diffusion_model::ic, traversal_kind::warp, 1.0, 0, 40);
+  expect_equal_to_reference(g, diffusion_model::ic, traversal_kind::fused, 1.0, 0, 70, 64);
+}
+
+TEST(CudaRrCollection, EmptyRequestAndSingleVertex) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const std::vector<weighted_edge> none;
+  const csr_graph g = build_csr_graph(1, none);
+  expect_equal_to_reference(g, diffusion_model::ic, traversal_kind::warp, 1.0, 0, 33);
+  expect_equal_to_reference(g, diffusion_model::lt, traversal_kind::fused, 1.0, 0, 33);
+}
+
+TEST(CudaRrCollection, GreedyEqualsCpuGreedy) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = hub_graph(3000, false);
+  sampling_params params;
+  params.seed = 7;
+  backend_config config;
+  config.device = device_kind::gpu;
+  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  gpu->generate(0, 20000);
+  const rr_sets sets = gpu->copy_sets(0, gpu->size());
+  for (std::uint32_t k : {1U, 7U, 50U}) {
+    max_coverage_options options;
+    options.k = k;
+    options.universe = g.num_vertices;
+    const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
+    const coverage_selection got = gpu->select(k);
+    EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
+    EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << "k = " << k;
+    EXPECT_EQ(got.covered, want.covered) << "k = " << k;
+    EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << "k = " << k;
+    EXPECT_EQ(gpu->coverage(got.seeds), want.covered) << "k = " << k;
+  }
+  // More seeds than vertices that add coverage: the lowest unselected ids follow with gain 0.
+  const std::vector<weighted_edge> none;
+  const csr_graph tiny = build_csr_graph(5, none);
+  auto small = cuda::make_cuda_rr_collection(config, tiny, params);
+  small->generate(0, 3);
+  const rr_sets small_sets = small->copy_sets(0, 3);
+  max_coverage_options options;
+  options.k = 5;
+  options.universe = 5;
+  const coverage_selection want = greedy_max_coverage(rr_sets_view{small_sets.offsets, small_sets.members}, options);
+  const coverage_selection got = small->select(5);
+  EXPECT_EQ(got.seeds, want.seeds);
+  EXPECT_EQ(got.marginal_coverage, want.marginal_coverage);
+}
+
+TEST(CudaRrCollection, TooSmallBudgetIsAResourceError) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = hub_graph(3000, false);
+  sampling_params params;
+  backend_config config;
+  config.device = device_kind::gpu;
+  config.memory_budget_bytes = 4096;
+  try {
+    auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+    gpu->generate(0, 100);
+    FAIL() << "expected resource_error";
+  } catch (const resource_error& e) {
+    EXPECT_GT(e.bytes_wanted(), e.bytes_available());
+    EXPECT_NE(std::string(e.what()).find("GPU memory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CudaRrCollection, RejectsUnsupportedParameters) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = hub_graph(100, false);
+  sampling_params params;
+  backend_config config;
+  config.device = device_kind::gpu;
+  config.colours = 48;
+  config.traversal = traversal_kind::fused;
+  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  EXPECT_THROW(gpu->generate(0, 10), config_error);
+  params.rounds = 3;
+  EXPECT_THROW(cuda::make_cuda_rr_collection(backend_config{}, g, params), config_error);
+}
+
+}  // namespace
+}  // namespace wildfire
