@@ -1,0 +1,153 @@
+// GPU RR sampling throughput: warp-per-sample against fused (8/32/64/... colours) and against the
+// CPU backend on the same sample ids, with the device's copy bandwidth measured once so that
+// sampling's share of it can be reported. Prints its configuration and a markdown table.
+// Usage: gpu_sampling_bench GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64]
+//        [--traversals warp,fused,auto] [--cpu-threads T] [--check N]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifdef WF_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#include "wildfire/backend.hpp"
+#include "wildfire/error.hpp"
+#include "wildfire/graph/graph_loader.hpp"
+#include "wildfire/sampling/rr_collection.hpp"
+#include "wildfire/version.hpp"
+
+namespace {
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+/// Device-to-device copy bandwidth in bytes per second (read + write counted), or 0 without a GPU.
+double copy_bandwidth() {
+#ifdef WF_HAVE_CUDA
+  if (!wildfire::gpu_available()) return 0;
+  const std::size_t bytes = 1ULL << 30;
+  void* a = nullptr;
+  void* b = nullptr;
+  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) return 0;
+  cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+  cudaDeviceSynchronize();
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 10; ++i) cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+  cudaDeviceSynchronize();
+  const double seconds = seconds_since(start);
+  cudaFree(a);
+  cudaFree(b);
+  return 2.0 * 10 * static_cast<double>(bytes) / seconds;
+#else
+  return 0;
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace wildfire;
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64] "
+                 "[--traversals warp,fused] [--cpu-threads T] [--check N]\n", argv[0]);
+    return 2;
+  }
+  graph_load_options options;
+  options.path = argv[1];
+  std::string model_text = "IC";
+  std::uint64_t sets = 100000;
+  std::string colours_text = "64";
+  std::string traversals_text = "warp,fused";
+  int cpu_threads = 0;
+  std::uint64_t check = 2000;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == "--weights") options.weights = value;
+    else if (flag == "--model") model_text = value;
+    else if (flag == "--sets") sets = std::stoull(value);
+    else if (flag == "--colours") colours_text = value;
+    else if (flag == "--traversals") traversals_text = value;
+    else if (flag == "--cpu-threads") cpu_threads = std::stoi(value);
+    else if (flag == "--check") check = std::stoull(value);
+  }
+  try {
+    const auto load_start = std::chrono::steady_clock::now();
+    const csr_graph g = load_graph(options);
+    const double load_seconds = seconds_since(load_start);
+    sampling_params params;
+    params.model = parse_diffusion_model(model_text);
+    params.seed = 1;
+    const double bandwidth = copy_bandwidth();
+    std::printf("# gpu_sampling_bench\n\ngraph %s, n %u, m %llu, weights %s, model %s, sets %llu, seed %llu, "
+                "commit %s, load %.2f s, device-to-device copy bandwidth %.0f GB/s\n\n",
+                options.path.c_str(), g.num_vertices, static_cast<unsigned long long>(g.num_edges),
+                options.weights.c_str(), model_text.c_str(), static_cast<unsigned long long>(sets),
+                static_cast<unsigned long long>(params.seed), git_commit, load_seconds, bandwidth / 1e9);
+    std::printf("| device | traversal | colours | sets | mean set size | seconds (upload excl.) | sets/s | "
+                "edges examined/s | bytes read/s (share of copy bw) | peak device MB | same sets as CPU |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::fflush(stdout);
+
+    // CPU first: its sets are the comparison for every GPU row.
+    backend_config cpu_config;
+    cpu_config.device = device_kind::cpu;
+    cpu_config.num_threads = cpu_threads;
+    auto cpu = make_rr_collection(cpu_config, g, params);
+    auto start = std::chrono::steady_clock::now();
+    cpu->generate(0, sets);
+    double seconds = seconds_since(start);
+    collection_stats cs = cpu->stats();
+    const rr_sets cpu_sets = cpu->copy_sets(0, std::min(check, sets));
+    std::printf("| cpu (%d threads) | %s | - | %llu | %.1f | %.3f | %.3g | %.3g | - | - | - |\n", cpu_threads,
+                cs.traversal.c_str(), static_cast<unsigned long long>(sets),
+                static_cast<double>(cpu->num_members()) / static_cast<double>(sets), seconds,
+                static_cast<double>(sets) / seconds, static_cast<double>(cs.edges_examined) / seconds);
+    std::fflush(stdout);
+    cpu.reset();
+    if (!gpu_available()) return 0;
+
+    for (const auto& traversal_name : split(traversals_text)) {
+      const traversal_kind traversal = parse_traversal_kind(traversal_name);
+      const auto colour_list = traversal == traversal_kind::fused ? split(colours_text) : std::vector<std::string>{"-"};
+      for (const auto& colour_text : colour_list) {
+        backend_config config;
+        config.device = device_kind::gpu;
+        config.traversal = traversal;
+        if (colour_text != "-") config.colours = static_cast<std::uint32_t>(std::stoul(colour_text));
+        auto gpu = make_rr_collection(config, g, params);
+        start = std::chrono::steady_clock::now();
+        gpu->generate(0, sets);
+        seconds = seconds_since(start);
+        const collection_stats s = gpu->stats();
+        const rr_sets gpu_sets = gpu->copy_sets(0, std::min(check, sets));
+        const bool same = gpu_sets.offsets == cpu_sets.offsets && gpu_sets.members == cpu_sets.members;
+        // Bytes read per examined edge: source id + threshold (8 bytes); a lower bound on traffic.
+        const double bytes_per_second = 8.0 * static_cast<double>(s.edges_examined) / seconds;
+        std::printf("| gpu | %s | %s | %llu | %.1f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s |\n",
+                    s.traversal.c_str(), colour_text.c_str(), static_cast<unsigned long long>(sets),
+                    static_cast<double>(gpu->num_members()) / static_cast<double>(sets), seconds,
+                    static_cast<double>(sets) / seconds, static_cast<double>(s.edges_examined) / seconds,
+                    bytes_per_second, bandwidth > 0 ? 100.0 * bytes_per_second / bandwidth : 0.0,
+                    static_cast<double>(s.peak_bytes) / 1e6, same ? "yes" : "NO");
+        std::fflush(stdout);
+      }
+    }
+  } catch (const wildfire::error& e) {
+    std::fprintf(stderr, "gpu_sampling_bench: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
