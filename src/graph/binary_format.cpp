@@ -26,6 +26,7 @@ constexpr std::array<char, 8> magic = {'W', 'F', 'G', 'R', 'A', 'P', 'H', '\0'};
 constexpr std::array<char, 4> end_magic = {'W', 'E', 'N', 'D'};
 constexpr std::uint64_t flag_undirected_input = 1;
 constexpr std::uint64_t max_weight_model_bytes = 1 << 16;
+constexpr std::size_t parallel_threshold = 1 << 16;  // smaller arrays are checked serially
 
 struct file_header {
   char magic[8];
@@ -74,7 +75,7 @@ std::uint32_t segments_crc(const std::vector<segment>& segments) {
     if (padded(s.bytes) != s.bytes) pieces.push_back({zeros, padded(s.bytes) - s.bytes});
   }
   std::vector<uLong> crcs(pieces.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (pieces.size() > 8)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(pieces.size()); ++i) {
     crcs[i] = crc32_z(crc32_z(0L, Z_NULL, 0), pieces[i].data, pieces[i].bytes);
   }
@@ -120,7 +121,7 @@ bool read_at(int fd, void* data, std::uint64_t bytes, std::uint64_t offset) {
 bool valid_offsets(const std::vector<std::uint64_t>& offsets, std::uint64_t total) {
   if (offsets.empty() || offsets.front() != 0 || offsets.back() != total) return false;
   bool ok = true;
-#pragma omp parallel for schedule(static) reduction(&& : ok)
+#pragma omp parallel for schedule(static) reduction(&& : ok) if (offsets.size() > parallel_threshold)
   for (std::int64_t i = 1; i < static_cast<std::int64_t>(offsets.size()); ++i) ok = ok && offsets[i - 1] <= offsets[i];
   return ok;
 }
@@ -128,7 +129,7 @@ bool valid_offsets(const std::vector<std::uint64_t>& offsets, std::uint64_t tota
 template <class T>
 bool all_below(const std::vector<T>& values, std::uint64_t bound) {
   bool ok = true;
-#pragma omp parallel for schedule(static) reduction(&& : ok)
+#pragma omp parallel for schedule(static) reduction(&& : ok) if (values.size() > parallel_threshold)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(values.size()); ++i) ok = ok && values[i] < bound;
   return ok;
 }

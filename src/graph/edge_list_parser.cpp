@@ -97,7 +97,8 @@ inline const char* line_end(const char* p, const char* text_end, const char*& ne
 /// What the body lines must look like, fixed by the prologue.
 struct body_shape {
   int columns = 2;                 // 2 (u v) or 3 (u v p)
-  std::uint64_t id_bound = 0;      // ids must be below this (the `n` of a header); 0: no bound
+  bool bounded = false;            // ids must be below id_bound (the `n` of a `n m` line)
+  std::uint64_t id_bound = 0;
 };
 
 struct line_problem {
@@ -117,7 +118,7 @@ std::optional<line_problem> parse_edge_line(const line_fields& f, const body_sha
         return line_problem{"non-numeric vertex id " + quoted(f.field[c]) + ", expected an unsigned integer"};
       case id_status::overflow: return line_problem{"vertex id " + quoted(f.field[c]) + " exceeds 2^64-1"};
     }
-    if (shape.id_bound != 0 && *ids[c] >= shape.id_bound) {
+    if (shape.bounded && *ids[c] >= shape.id_bound) {
       return line_problem{"vertex id " + std::to_string(*ids[c]) + " is not below the declared vertex count " +
                               std::to_string(shape.id_bound),
                           false};
@@ -181,7 +182,7 @@ inline bool parse_edge_line_fast(const char* q, const char* e, const body_shape&
   }
   while (q < e && is_blank(*q)) ++q;
   if (q != e) return false;
-  return shape.id_bound == 0 || (u < shape.id_bound && v < shape.id_bound);
+  return !shape.bounded || (u < shape.id_bound && v < shape.id_bound);
 }
 
 struct chunk_result {
@@ -343,13 +344,8 @@ parsed_edge_list parse_edge_list(std::string_view text, const edge_list_parse_op
   }
   if (!header_seen) throw input_error(file, 0, "empty input: no edge lines");
 
-  // `n m` followed by `u v p` lines is a header for sure; followed by `u v` it is decided below.
-  if (header_candidate && shape.columns == 3) {
-    format = text_format::nm_header;
-    header_candidate = false;
-  }
   if (format == text_format::nm_header) {
-    if (header_n > (std::uint64_t{1} << 32) - 1) fail(candidate_line, "declared vertex count exceeds 2^32-1");
+    shape.bounded = true;
     shape.id_bound = header_n;
   }
   if (format == text_format::automatic) format = shape.columns == 3 ? text_format::weighted : text_format::snap;
@@ -388,6 +384,11 @@ parsed_edge_list parse_edge_list(std::string_view text, const edge_list_parse_op
                             header_n <= (std::uint64_t{1} << 32) - 1;
     if (consistent) {
       format = text_format::nm_header;
+    } else if (shape.columns == 3) {  // an edge line without the probability the others have
+      if (!options.skip_invalid_lines) {
+        fail(candidate_line, "missing column: expected `source target probability`, got 2 fields");
+      }
+      ++result.invalid_lines_skipped;
     } else {
       first_line_is_edge = true;
       max_id = std::max(max_id, std::max(header_n, header_m));
