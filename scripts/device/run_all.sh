@@ -12,7 +12,7 @@ mkdir -p "$OUT"
 start=$(date +%s)
 cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DWF_GIT_COMMIT_OVERRIDE="$commit" > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
-if ! cmake --build build-device -j "$(nproc)" > "$OUT/build.log" 2>&1; then
+if ! cmake --build build-device -j "$(nproc)" -- -k > "$OUT/build.log" 2>&1; then
   grep -E "error|Error" "$OUT/build.log" | head -40
 fi
 echo "build: $(( $(date +%s) - start )) s"
