@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Graph-loading benchmark (issue 2) on the device machine (16 cores, no network), run from the
+# repository root with $OUT set: text parse MB/s on 2 threads, full text load, gzip load, .wfg
+# load and speed-up, peak memory, for the shared data sets and a synthetic 50M-edge list.
+# Writes the log and the markdown table under $OUT/graph/. At most ~4 minutes.
+set -u
+out="$OUT/graph"
+mkdir -p "$out"
+data=${WF_SHARED_DATA_DIR:-.carry/data}
+build=build-device
+t0=$(date +%s)
+elapsed() { echo $(($(date +%s) - t0)); }
+
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/cmake.log" 2>&1
+fi
+cmake --build $build -j "$(nproc)" --target graph_load_bench >"$out/build.log" 2>&1 ||
+  { grep -E "error" "$out/build.log" | head -30; exit 1; }
+
+scratch=$(mktemp -d /tmp/wf_graph_bench_XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+echo "== graph_load_bench, 2 threads, 50M-edge synthetic ($(elapsed) s)"
+timeout 200 $build/bench/graph_load_bench --data "$data" --scratch "$scratch" --threads 2 --repeat 2 \
+  --synthetic-edges 50000000 --markdown "$out/graph_load_2threads.md" 2>&1 | tee "$out/graph_load_2threads.log"
+echo "exit ${PIPESTATUS[0]}"
+
+if (($(elapsed) < 150)); then
+  echo "== graph_load_bench, all $(nproc) cores, 20M-edge synthetic ($(elapsed) s)"
+  timeout 80 $build/bench/graph_load_bench --data "$data" --scratch "$scratch" --threads "$(nproc)" --repeat 2 \
+    --synthetic-edges 20000000 --markdown "$out/graph_load_allcores.md" 2>&1 | tee "$out/graph_load_allcores.log"
+  echo "exit ${PIPESTATUS[0]}"
+fi
+echo "== done ($(elapsed) s)"
