@@ -85,12 +85,12 @@ TEST(Amcss, VerificationCatchesATamperedRun) {
 }
 
 TEST(Amcss, MeritCostIsWithinNoiseOfAstiAndNotAboveDegreeBaseline) {
-  // Prepare: a 600-vertex WC graph, degree costs, 16 realizations shared by all three policies.
-  const csr_graph g = test::random_graph(600, 4200, 12);
+  // Prepare: a 400-vertex WC graph, degree costs, 12 realizations shared by all three policies.
+  const csr_graph g = test::random_graph(400, 2800, 12);
   const std::vector<double> costs = degree_costs(g);
   for (const auto model : {diffusion_model::ic, diffusion_model::lt}) {
-    amcss_options o = small_options(amcss_algorithm::merit, model, 150);
-    o.realizations = 16;
+    amcss_options o = small_options(amcss_algorithm::merit, model, 100);
+    o.realizations = 12;
     const amcss_result merit = run_amcss(g, costs, o);
     o.algorithm = amcss_algorithm::asti;
     const amcss_result asti = run_amcss(g, costs, o);

@@ -1,0 +1,417 @@
+// The CUDA store of MERIT (paper section 3): owns the device copies of the graph, the residual
+// pool, the coverage counts and the segmented circular mRR storage, and launches the kernels of
+// merit_store_kernels.cuh. Every launch is checked; Select reads back one small array per seed.
+#include "cuda/merit_store.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "adaptive/selection_order.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/merit_store_kernels.cuh"
+#include "wildfire/error.hpp"
+
+namespace wildfire::adaptive::cuda {
+namespace {
+
+using detail::argmax_entry;
+using detail::merit_view;
+
+/// Owning device array (cuco style: the host object owns, kernels get raw pointers in a view).
+template <class T>
+class device_array {
+ public:
+  device_array() = default;
+  explicit device_array(std::uint64_t count) { resize(count); }
+  ~device_array() { release(); }
+  device_array(const device_array&) = delete;
+  device_array& operator=(const device_array&) = delete;
+  device_array(device_array&& other) noexcept : data_(other.data_), size_(other.size_) {
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  device_array& operator=(device_array&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = other.data_;
+      size_ = other.size_;
+      other.data_ = nullptr;
+      other.size_ = 0;
+    }
+    return *this;
+  }
+  /// Reallocates (contents lost) and zero-fills. Blocks.
+  void resize(std::uint64_t count) {
+    release();
+    if (count == 0) return;
+    WF_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+    size_ = count;
+    WF_CUDA_CHECK(cudaMemset(data_, 0, count * sizeof(T)));
+  }
+  void upload(const T* host, std::uint64_t count) {
+    WF_EXPECTS(count <= size_, "device_array", "upload larger than the array");
+    if (count > 0) WF_CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download(std::uint64_t count) const {
+    std::vector<T> out(count);
+    if (count > 0) WF_CUDA_CHECK(cudaMemcpy(out.data(), data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+  }
+  T* data() const noexcept { return data_; }
+  std::uint64_t size() const noexcept { return size_; }
+  std::uint64_t bytes() const noexcept { return size_ * sizeof(T); }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) cudaFree(data_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+  T* data_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+constexpr int argmax_blocks = 256;
+constexpr int argmax_threads = 256;
+
+class gpu_mrr_store final : public mrr_store {
+ public:
+  gpu_mrr_store(const csr_graph& graph, diffusion_model model, std::span<const double> costs, std::uint64_t seed,
+                int gpu_id, std::uint64_t budget_bytes)
+      : graph_(&graph), model_(model), host_costs_(costs.begin(), costs.end()), seed_(seed) {
+    WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
+    WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
+    WF_CUDA_CHECK(cudaSetDevice(gpu_id));
+    cudaDeviceProp prop{};
+    WF_CUDA_CHECK(cudaGetDeviceProperties(&prop, gpu_id));
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    budget_bytes_ = budget_bytes > 0 ? budget_bytes : free_bytes;
+    const std::uint32_t n = graph.num_vertices;
+    words_ = (static_cast<std::uint64_t>(n) + 31) / 32;
+    // One 32-thread block per segment, 4 per SM, fewer if the per-block marks would not fit in
+    // an eighth of the budget (digest 4.2 item 13: marks are bitmaps, cleared per set).
+    num_blocks_ = static_cast<std::uint32_t>(std::max(1, prop.multiProcessorCount * 4));
+    const std::uint64_t marks_per_block = 2 * words_ * sizeof(std::uint32_t);
+    while (num_blocks_ > 1 && num_blocks_ * marks_per_block > budget_bytes_ / 8) num_blocks_ /= 2;
+
+    in_offsets_.resize(n + 1ULL);
+    in_offsets_.upload(graph.in_offsets.data(), n + 1ULL);
+    in_sources_.resize(std::max<std::uint64_t>(graph.num_edges, 1));
+    in_sources_.upload(graph.in_sources.data(), graph.num_edges);
+    in_thresholds_.resize(std::max<std::uint64_t>(graph.num_edges, 1));
+    in_thresholds_.upload(graph.in_thresholds.data(), graph.num_edges);
+    removed_.resize(n);
+    remaining_.resize(n);
+    costs_.resize(n);
+    costs_.upload(host_costs_.data(), n);
+    cnt_.resize(n);
+    scratch_cnt_.resize(n);
+    marks_.resize(n);
+    taken_.resize(n);
+    visited_.resize(num_blocks_ * words_);
+    is_root_.resize(num_blocks_ * words_);
+    num_sets_.resize(num_blocks_);
+    seg_end_.resize(num_blocks_);
+    resume_.resize(num_blocks_);
+    overflow_.resize(1);
+    counters_.resize(3);
+    argmax_out_.resize(argmax_blocks);
+    cap_ = std::clamp<std::uint64_t>(8ULL * n / num_blocks_ + 1024, 4096, 1ULL << 18);
+    mrr_.resize(num_blocks_ * cap_);
+    grow_slots(64);
+    track_peak();
+  }
+
+  void begin_round(const residual_graph& residual, double mean_roots, std::uint32_t round) override {
+    WF_EXPECTS(&residual.graph() == graph_, "residual", "residual graph of another graph");
+    removed_.upload(residual.removed().data(), residual.removed().size());
+    remaining_.upload(residual.remaining().data(), residual.remaining().size());
+    residual_ = &residual;
+    num_remaining_ = residual.num_remaining();
+    mean_roots_ = mean_roots;
+    round_ = round;
+  }
+
+  void update() override {
+    if (size_ == 0) return;
+    WF_CUDA_CHECK(cudaMemset(resume_.data(), 0, resume_.bytes()));
+    for (;;) {
+      WF_CUDA_CHECK(cudaMemset(overflow_.data(), 0, sizeof(int)));
+      detail::update_kernel<<<num_blocks_, 32>>>(view());
+      WF_CUDA_CHECK(cudaGetLastError());
+      if (!overflowed()) break;
+      regrow();  // resume_ says which sets are still pending in each segment
+    }
+    read_counters();
+  }
+
+  void generate(std::uint64_t count) override {
+    if (count == 0) return;
+    const std::uint64_t target = size_ + count;
+    const std::uint64_t per_block = target / num_blocks_ + 1;
+    if (per_block > slots_) grow_slots(std::max<std::uint64_t>(per_block, 2ULL * slots_));
+    for (;;) {
+      WF_CUDA_CHECK(cudaMemset(overflow_.data(), 0, sizeof(int)));
+      detail::generate_kernel<<<num_blocks_, 32>>>(view(), target);
+      WF_CUDA_CHECK(cudaGetLastError());
+      if (!overflowed()) break;
+      WF_CUDA_CHECK(cudaMemset(resume_.data(), 0, resume_.bytes()));
+      regrow();
+    }
+    size_ = target;
+    stats_.sets_generated += count;
+    read_counters();
+  }
+
+  std::uint64_t size() const override { return size_; }
+  std::uint64_t num_members() const override {
+    const auto lens = len_.download(len_.size());
+    const auto counts = num_sets_.download(num_blocks_);
+    std::uint64_t total = 0;
+    for (std::uint32_t b = 0; b < num_blocks_; ++b) {
+      for (std::uint32_t j = 0; j < counts[b]; ++j) total += lens[b * slots_ + j];
+    }
+    return total;
+  }
+
+  batch_selection select(std::uint32_t batch) override {
+    WF_CUDA_CHECK(cudaMemcpy(scratch_cnt_.data(), cnt_.data(), cnt_.bytes(), cudaMemcpyDeviceToDevice));
+    WF_CUDA_CHECK(cudaMemcpy(scratch_flag_.data(), flag_.data(), flag_.bytes(), cudaMemcpyDeviceToDevice));
+    batch_selection result;
+    std::vector<argmax_entry> winners(argmax_blocks);
+    for (std::uint32_t i = 0; i < batch && i < num_remaining_; ++i) {
+      detail::argmax_kernel<<<argmax_blocks, argmax_threads>>>(remaining_.data(), num_remaining_,
+                                                                scratch_cnt_.data(), costs_.data(), taken_.data(),
+                                                                argmax_out_.data());
+      WF_CUDA_CHECK(cudaGetLastError());
+      WF_CUDA_CHECK(cudaMemcpy(winners.data(), argmax_out_.data(), argmax_out_.bytes(), cudaMemcpyDeviceToHost));
+      argmax_entry best{detail::no_vertex, 0};
+      for (const auto& e : winners) {
+        if (e.vertex == detail::no_vertex) continue;
+        if (best.vertex == detail::no_vertex ||
+            selection_before(e.count, host_costs_[e.vertex], e.vertex, best.count, host_costs_[best.vertex], best.vertex)) {
+          best = e;
+        }
+      }
+      if (best.vertex == detail::no_vertex) break;
+      result.seeds.push_back(best.vertex);
+      result.coverage += best.count;
+      set_marks(taken_, std::span<const std::uint32_t>(&best.vertex, 1), 1);
+      set_marks(marks_, std::span<const std::uint32_t>(&best.vertex, 1), 1);
+      detail::discover_kernel<<<num_blocks_, 32>>>(view(), marks_.data(), scratch_flag_.data(), scratch_cnt_.data());
+      WF_CUDA_CHECK(cudaGetLastError());
+      set_marks(marks_, std::span<const std::uint32_t>(&best.vertex, 1), 0);
+    }
+    set_marks(taken_, result.seeds, 0);
+    return result;
+  }
+
+  void commit_selection() override {
+    std::swap(cnt_, scratch_cnt_);
+    std::swap(flag_, scratch_flag_);
+  }
+
+  void discover(std::span<const std::uint32_t> activated) override {
+    if (activated.empty() || size_ == 0) return;
+    set_marks(marks_, activated, 1);
+    detail::discover_kernel<<<num_blocks_, 32>>>(view(), marks_.data(), flag_.data(), cnt_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+    set_marks(marks_, activated, 0);
+  }
+
+  void truncate(std::uint64_t count) override {
+    if (count >= size_) return;
+    detail::truncate_kernel<<<num_blocks_, 32>>>(view(), count);
+    WF_CUDA_CHECK(cudaGetLastError());
+    WF_CUDA_CHECK(cudaDeviceSynchronize());
+    stats_.sets_dropped += size_ - count;
+    size_ = count;
+  }
+
+  void reset(std::uint64_t seed) override {
+    WF_CUDA_CHECK(cudaMemset(num_sets_.data(), 0, num_sets_.bytes()));
+    WF_CUDA_CHECK(cudaMemset(seg_end_.data(), 0, seg_end_.bytes()));
+    WF_CUDA_CHECK(cudaMemset(cnt_.data(), 0, cnt_.bytes()));
+    size_ = 0;
+    seed_ = seed;
+  }
+
+  mrr_snapshot snapshot() const override {
+    const auto mrr = mrr_.download(mrr_.size());
+    const auto starts = start_.download(start_.size());
+    const auto lens = len_.download(len_.size());
+    const auto flags = flag_.download(flag_.size());
+    mrr_snapshot out;
+    for (std::uint64_t s = 0; s < size_; ++s) {
+      const std::uint64_t b = s % num_blocks_, j = s / num_blocks_;
+      const std::uint64_t at = b * slots_ + j;
+      std::vector<std::uint32_t> members, roots;
+      for (std::uint64_t i = 0; i < lens[at]; ++i) {
+        const std::uint32_t m = mrr[b * cap_ + (starts[at] + i) % cap_];
+        members.push_back(member_vertex(m));
+        if (member_is_root(m)) roots.push_back(member_vertex(m));
+      }
+      std::sort(members.begin(), members.end());
+      std::sort(roots.begin(), roots.end());
+      out.members.members.insert(out.members.members.end(), members.begin(), members.end());
+      out.members.offsets.push_back(out.members.members.size());
+      out.roots.members.insert(out.roots.members.end(), roots.begin(), roots.end());
+      out.roots.offsets.push_back(out.roots.members.size());
+      out.flags.push_back(flags[at]);
+    }
+    return out;
+  }
+
+  std::vector<std::uint32_t> coverage_counts() const override { return cnt_.download(cnt_.size()); }
+  mrr_store_stats stats() const override { return stats_; }
+  std::string device() const override { return "gpu"; }
+  std::uint64_t default_budget_bytes() const override { return budget_bytes_ / 2; }
+
+ private:
+  merit_view view() const {
+    merit_view d{};
+    d.g = graph_view{graph_->num_vertices, graph_->num_edges, in_offsets_.data(), in_sources_.data(),
+                     in_thresholds_.data(), nullptr, nullptr, nullptr};
+    d.removed = removed_.data();
+    d.remaining = remaining_.data();
+    d.num_remaining = num_remaining_;
+    d.mrr = mrr_.data();
+    d.cap = cap_;
+    d.start = start_.data();
+    d.len = len_.data();
+    d.flag = flag_.data();
+    d.slots = static_cast<std::uint32_t>(slots_);
+    d.num_sets = num_sets_.data();
+    d.seg_end = seg_end_.data();
+    d.resume = resume_.data();
+    d.visited = visited_.data();
+    d.is_root = is_root_.data();
+    d.words_per_block = words_;
+    d.cnt = cnt_.data();
+    d.overflow = overflow_.data();
+    d.counters = counters_.data();
+    d.num_blocks = num_blocks_;
+    d.model = model_;
+    d.seed = seed_;
+    d.mean_roots = mean_roots_;
+    d.round = round_;
+    return d;
+  }
+
+  bool overflowed() const {
+    int flag = 0;
+    WF_CUDA_CHECK(cudaMemcpy(&flag, overflow_.data(), sizeof(int), cudaMemcpyDeviceToHost));
+    return flag != 0;
+  }
+
+  void set_marks(const device_array<std::uint8_t>& marks, std::span<const std::uint32_t> vertices, std::uint8_t value) {
+    if (vertices.empty()) return;
+    if (list_.size() < vertices.size()) list_.resize(std::max<std::uint64_t>(vertices.size(), 2 * list_.size()));
+    list_.upload(vertices.data(), vertices.size());
+    const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>((vertices.size() + 255) / 256, 1024));
+    detail::set_marks_kernel<<<blocks, 256>>>(list_.data(), vertices.size(), marks.data(), value);
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+
+  /// Doubles every segment (the fallback of digest 4.2 item 15), keeping pending sets ahead.
+  void regrow() {
+    const std::uint64_t new_cap = 2 * cap_;
+    const std::uint64_t wanted = num_blocks_ * new_cap * sizeof(std::uint32_t);
+    if (wanted + mrr_.bytes() > budget_bytes_) {
+      throw resource_error("MERIT mRR-set segments (" + std::to_string(num_blocks_) + " x " +
+                               std::to_string(new_cap) + " entries)",
+                           wanted + mrr_.bytes(), budget_bytes_);
+    }
+    device_array<std::uint32_t> bigger(num_blocks_ * new_cap);
+    detail::regrow_kernel<<<num_blocks_, 32>>>(view(), bigger.data(), new_cap);
+    WF_CUDA_CHECK(cudaGetLastError());
+    WF_CUDA_CHECK(cudaDeviceSynchronize());
+    mrr_ = std::move(bigger);
+    cap_ = new_cap;
+    ++stats_.storage_regrowths;
+    track_peak();
+  }
+
+  /// Re-lays the per-slot arrays with room for `slots` sets per segment. Blocks.
+  void grow_slots(std::uint64_t slots) {
+    device_array<std::uint64_t> start(num_blocks_ * slots);
+    device_array<std::uint32_t> len(num_blocks_ * slots);
+    device_array<std::uint8_t> flag(num_blocks_ * slots), scratch(num_blocks_ * slots);
+    if (slots_ > 0) {
+      WF_CUDA_CHECK(cudaMemcpy2D(start.data(), slots * sizeof(std::uint64_t), start_.data(), slots_ * sizeof(std::uint64_t),
+                                 slots_ * sizeof(std::uint64_t), num_blocks_, cudaMemcpyDeviceToDevice));
+      WF_CUDA_CHECK(cudaMemcpy2D(len.data(), slots * sizeof(std::uint32_t), len_.data(), slots_ * sizeof(std::uint32_t),
+                                 slots_ * sizeof(std::uint32_t), num_blocks_, cudaMemcpyDeviceToDevice));
+      WF_CUDA_CHECK(cudaMemcpy2D(flag.data(), slots, flag_.data(), slots_, slots_, num_blocks_, cudaMemcpyDeviceToDevice));
+    }
+    start_ = std::move(start);
+    len_ = std::move(len);
+    flag_ = std::move(flag);
+    scratch_flag_ = std::move(scratch);
+    slots_ = slots;
+    track_peak();
+  }
+
+  void read_counters() {
+    unsigned long long c[3] = {0, 0, 0};
+    WF_CUDA_CHECK(cudaMemcpy(c, counters_.data(), sizeof(c), cudaMemcpyDeviceToHost));
+    stats_.sets_reused = c[0];
+    stats_.sets_repaired = c[1];
+    stats_.members_written = c[2];
+  }
+
+  void track_peak() {
+    const std::uint64_t bytes = mrr_.bytes() + start_.bytes() + len_.bytes() + flag_.bytes() + scratch_flag_.bytes() +
+                                visited_.bytes() + is_root_.bytes();
+    stats_.peak_bytes = std::max(stats_.peak_bytes, bytes);
+  }
+
+  const csr_graph* graph_;
+  diffusion_model model_;
+  std::vector<double> host_costs_;
+  std::uint64_t seed_;
+  std::uint64_t budget_bytes_ = 0;
+  std::uint64_t words_ = 0;
+  std::uint32_t num_blocks_ = 1;
+  std::uint64_t cap_ = 0;
+  std::uint64_t slots_ = 0;
+  std::uint64_t size_ = 0;
+  const residual_graph* residual_ = nullptr;
+  std::uint32_t num_remaining_ = 0;
+  double mean_roots_ = 1;
+  std::uint32_t round_ = 1;
+
+  device_array<std::uint64_t> in_offsets_;
+  device_array<std::uint32_t> in_sources_, in_thresholds_;
+  device_array<std::uint8_t> removed_;
+  device_array<std::uint32_t> remaining_;
+  device_array<double> costs_;
+  device_array<std::uint32_t> cnt_, scratch_cnt_;
+  device_array<std::uint8_t> marks_, taken_;
+  device_array<std::uint32_t> visited_, is_root_;
+  device_array<std::uint32_t> mrr_;
+  device_array<std::uint64_t> start_;
+  device_array<std::uint32_t> len_;
+  device_array<std::uint8_t> flag_, scratch_flag_;
+  device_array<std::uint32_t> num_sets_;
+  device_array<std::uint64_t> seg_end_;
+  device_array<std::uint32_t> resume_;
+  device_array<int> overflow_;
+  device_array<unsigned long long> counters_;
+  device_array<argmax_entry> argmax_out_;
+  device_array<std::uint32_t> list_;
+  mrr_store_stats stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<mrr_store> make_gpu_mrr_store(const csr_graph& graph, diffusion_model model,
+                                              std::span<const double> costs, std::uint64_t seed, int gpu_id,
+                                              std::uint64_t memory_budget_bytes) {
+  return std::make_unique<gpu_mrr_store>(graph, model, costs, seed, gpu_id, memory_budget_bytes);
+}
+
+}  // namespace wildfire::adaptive::cuda
