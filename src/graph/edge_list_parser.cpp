@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "wildfire/error.hpp"
+#include "parallel_grain.hpp"
 
 namespace wildfire {
 namespace {
@@ -365,7 +366,7 @@ parsed_edge_list parse_edge_list(std::string_view text, const edge_list_parse_op
     bounds[c] = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - begin) + 1 : text.size();
   }
   std::vector<chunk_result> chunks(num_chunks);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (num_chunks > 1)
   for (std::int64_t c = 0; c < static_cast<std::int64_t>(num_chunks); ++c) {
     parse_chunk(begin, bounds[c], bounds[c + 1], shape, options.skip_invalid_lines, chunks[c]);
   }
@@ -425,7 +426,7 @@ parsed_edge_list parse_edge_list(std::string_view text, const edge_list_parse_op
     result.sources[0] = header_n;
     result.targets[0] = header_m;
   }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (num_chunks > 1)
   for (std::int64_t c = 0; c < static_cast<std::int64_t>(num_chunks); ++c) {
     auto& chunk = chunks[c];
     std::copy(chunk.sources.begin(), chunk.sources.end(), result.sources.begin() + static_cast<std::ptrdiff_t>(starts[c]));

@@ -8,6 +8,7 @@
 #include "wildfire/error.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/random/counter_hash.hpp"
+#include "parallel_grain.hpp"
 
 namespace wildfire {
 namespace {
@@ -78,7 +79,7 @@ void assign_model_weights(csr_graph& graph, const weight_spec& spec, std::uint64
   auto* thresholds = graph.in_thresholds.data();
   const auto* offsets = graph.in_offsets.data();
   const std::uint32_t uniform_threshold = threshold_from_probability(spec.probability);
-#pragma omp parallel for schedule(dynamic, 4096)
+#pragma omp parallel for schedule(dynamic, 4096) if (graph.num_edges > static_cast<std::uint64_t>(detail::min_parallel_elements))
   for (std::int64_t v = 0; v < n; ++v) {
     const std::uint64_t begin = offsets[v], end = offsets[v + 1];
     const std::uint32_t wc = end > begin ? threshold_from_probability(1.0 / static_cast<double>(end - begin)) : 0;
@@ -103,7 +104,7 @@ void normalize_lt_weights(csr_graph& graph) {
   const std::int64_t n = graph.num_vertices;
   auto* thresholds = graph.in_thresholds.data();
   const auto* offsets = graph.in_offsets.data();
-#pragma omp parallel for schedule(dynamic, 4096)
+#pragma omp parallel for schedule(dynamic, 4096) if (graph.num_edges > static_cast<std::uint64_t>(detail::min_parallel_elements))
   for (std::int64_t v = 0; v < n; ++v) {
     const std::uint64_t begin = offsets[v], end = offsets[v + 1];
     std::uint64_t sum = 0;

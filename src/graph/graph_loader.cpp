@@ -4,7 +4,6 @@
 #include "wildfire/graph/graph_loader.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <numeric>
 #include <parallel/algorithm>
 
@@ -15,24 +14,27 @@
 #include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/graph/edge_weights.hpp"
 #include "wildfire/util/file_reader.hpp"
+#include "parallel_grain.hpp"
 
 namespace wildfire {
 namespace {
 
-/// Repeated (source, target) pairs in the built graph: edges beyond the first of each pair.
+/// Repeated (source, target) pairs in the built graph: edges beyond the first of each pair. Each
+/// thread marks the sources seen for the current target in its own array of n stamps: O(n + m).
 std::uint64_t count_parallel_edges(const csr_graph& g) {
   std::uint64_t parallel = 0;
-#pragma omp parallel reduction(+ : parallel)
+  const std::int64_t n = g.num_vertices;
+#pragma omp parallel reduction(+ : parallel) if (g.num_edges > static_cast<std::uint64_t>(detail::min_parallel_elements))
   {
-    std::vector<std::uint32_t> sources;
+    std::vector<std::uint32_t> stamp(static_cast<std::size_t>(n), 0);  // v + 1 of the last target
 #pragma omp for schedule(dynamic, 4096)
-    for (std::int64_t v = 0; v < static_cast<std::int64_t>(g.num_vertices); ++v) {
-      const auto begin = g.in_sources.begin() + static_cast<std::ptrdiff_t>(g.in_offsets[v]);
-      const auto end = g.in_sources.begin() + static_cast<std::ptrdiff_t>(g.in_offsets[v + 1]);
-      if (end - begin < 2) continue;
-      sources.assign(begin, end);
-      std::sort(sources.begin(), sources.end());
-      for (std::size_t i = 1; i < sources.size(); ++i) parallel += sources[i] == sources[i - 1] ? 1 : 0;
+    for (std::int64_t v = 0; v < n; ++v) {
+      const auto mark = static_cast<std::uint32_t>(v + 1);
+      for (std::uint64_t j = g.in_offsets[v]; j < g.in_offsets[v + 1]; ++j) {
+        std::uint32_t& seen = stamp[g.in_sources[j]];
+        parallel += seen == mark ? 1 : 0;
+        seen = mark;
+      }
     }
   }
   return parallel;
@@ -47,7 +49,7 @@ std::uint64_t merge_parallel_edges(std::vector<weighted_edge>& edges, std::vecto
     bool operator<(const keyed& o) const noexcept { return key < o.key || (key == o.key && index < o.index); }
   };
   std::vector<keyed> order(edges.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (edges.size() > static_cast<std::size_t>(detail::min_parallel_elements))
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(edges.size()); ++i) {
     order[i] = {(std::uint64_t{edges[i].target} << 32) | edges[i].source, static_cast<std::uint64_t>(i)};
   }
@@ -106,19 +108,30 @@ csr_graph graph_from_text(const graph_load_options& options, const weight_spec& 
   }
   const auto n = static_cast<std::uint32_t>(original_ids.size());
 
-  // Self-loops dropped (counted); both directions when --undirected.
+  // Self-loops dropped (counted); both directions when --undirected. A two-pass parallel
+  // compaction over fixed blocks keeps the file order.
   const std::size_t m_in = sources.size();
-  std::uint64_t self_loops = 0;
-#pragma omp parallel for schedule(static) reduction(+ : self_loops)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(m_in); ++i) self_loops += sources[i] == targets[i] ? 1 : 0;
-  const std::size_t kept = m_in - self_loops;
+  constexpr std::size_t block = 1 << 16;
+  const std::size_t num_blocks = (m_in + block - 1) / block;
+  std::vector<std::size_t> kept_before(num_blocks + 1, 0);
+#pragma omp parallel for schedule(static) if (num_blocks > 1)
+  for (std::int64_t b = 0; b < static_cast<std::int64_t>(num_blocks); ++b) {
+    std::size_t kept = 0;
+    for (std::size_t i = static_cast<std::size_t>(b) * block; i < std::min(m_in, (static_cast<std::size_t>(b) + 1) * block); ++i) {
+      kept += sources[i] != targets[i] ? 1 : 0;
+    }
+    kept_before[b + 1] = kept;
+  }
+  std::inclusive_scan(kept_before.begin(), kept_before.end(), kept_before.begin());
+  const std::size_t kept = kept_before.back();
+  const std::uint64_t self_loops = m_in - kept;
   const std::size_t copies = options.undirected ? 2 : 1;
   std::vector<weighted_edge> edges(kept * copies);
   std::vector<double> probabilities(use_file_probabilities ? kept * copies : 0);
-  {
-    // Sequential compaction keeps file order; it is a single streaming pass.
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < m_in; ++i) {
+#pragma omp parallel for schedule(static) if (num_blocks > 1)
+  for (std::int64_t b = 0; b < static_cast<std::int64_t>(num_blocks); ++b) {
+    std::size_t out = kept_before[b] * copies;
+    for (std::size_t i = static_cast<std::size_t>(b) * block; i < std::min(m_in, (static_cast<std::size_t>(b) + 1) * block); ++i) {
       if (sources[i] == targets[i]) continue;
       const double p = use_file_probabilities ? parsed.probabilities[i] : 0.0;
       const std::uint32_t t = use_file_probabilities ? threshold_from_probability(p) : 0;
@@ -203,7 +216,7 @@ void validate_lt_weights(const csr_graph& graph, const std::string& file) {
   const std::int64_t n = graph.num_vertices;
   std::int64_t first_bad = n;
   std::uint64_t bad_sum = 0;
-#pragma omp parallel for schedule(dynamic, 4096)
+#pragma omp parallel for schedule(dynamic, 4096) if (graph.num_edges > static_cast<std::uint64_t>(detail::min_parallel_elements))
   for (std::int64_t v = 0; v < n; ++v) {
     const std::uint64_t begin = graph.in_offsets[v], end = graph.in_offsets[v + 1];
     std::uint64_t sum = 0;

@@ -6,6 +6,7 @@
 
 #include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/graph/weak_components.hpp"
+#include "parallel_grain.hpp"
 
 namespace wildfire {
 
@@ -20,7 +21,7 @@ graph_statistics compute_graph_statistics(const csr_graph& graph, std::size_t to
   std::uint64_t in_min = std::numeric_limits<std::uint64_t>::max(), in_max = 0;
   std::uint64_t out_min = std::numeric_limits<std::uint64_t>::max(), out_max = 0, isolated = 0;
 #pragma omp parallel for schedule(static) reduction(min : in_min, out_min) reduction(max : in_max, out_max) \
-    reduction(+ : isolated)
+    reduction(+ : isolated) if (n > detail::min_parallel_elements)
   for (std::int64_t v = 0; v < n; ++v) {
     const std::uint64_t din = graph.in_degree(static_cast<std::uint32_t>(v));
     const std::uint64_t dout = graph.out_degree(static_cast<std::uint32_t>(v));
@@ -37,7 +38,7 @@ graph_statistics compute_graph_statistics(const csr_graph& graph, std::size_t to
 
   // Top-k by out-degree: a partial sort of (degree desc, original id asc).
   std::vector<ranked_vertex> ranked(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > detail::min_parallel_elements)
   for (std::int64_t v = 0; v < n; ++v) {
     ranked[v] = {graph.original_ids[v], graph.out_degree(static_cast<std::uint32_t>(v))};
   }
@@ -64,7 +65,7 @@ graph_statistics compute_graph_statistics(const csr_graph& graph, std::size_t to
     // below 2^48 edges), so the mean does not depend on the thread count.
     std::uint64_t always = 0, sum_high = 0, sum_low = 0;
 #pragma omp parallel for schedule(static) reduction(min : t_min) reduction(max : t_max) \
-    reduction(+ : always, sum_high, sum_low)
+    reduction(+ : always, sum_high, sum_low) if (static_cast<std::int64_t>(m) > detail::min_parallel_elements)
     for (std::int64_t j = 0; j < static_cast<std::int64_t>(m); ++j) {
       const std::uint32_t t = graph.in_thresholds[j];
       // always_live_threshold is the largest value, so min/max order thresholds like probabilities.

@@ -7,6 +7,7 @@
 #include <parallel/algorithm>
 
 #include "wildfire/error.hpp"
+#include "parallel_grain.hpp"
 
 namespace wildfire::detail {
 namespace {
@@ -25,7 +26,7 @@ relabelled_ids relabel_ids(std::vector<std::uint64_t>&& sources, std::vector<std
   if (m == 0) return out;
   if (max_id < max_vertices && max_id < table_limit) {
     std::vector<std::uint32_t> dense(max_id + 1, 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m > min_parallel_elements)
     for (std::int64_t i = 0; i < m; ++i) {
       std::atomic_ref<std::uint32_t>(dense[sources[i]]).store(1, std::memory_order_relaxed);
       std::atomic_ref<std::uint32_t>(dense[targets[i]]).store(1, std::memory_order_relaxed);
@@ -37,7 +38,7 @@ relabelled_ids relabel_ids(std::vector<std::uint64_t>&& sources, std::vector<std
         out.original_ids.push_back(id);
       }
     }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m > min_parallel_elements)
     for (std::int64_t i = 0; i < m; ++i) {
       out.sources[i] = dense[sources[i]];
       out.targets[i] = dense[targets[i]];
@@ -53,7 +54,7 @@ relabelled_ids relabel_ids(std::vector<std::uint64_t>&& sources, std::vector<std
   if (ids.size() > max_vertices) {
     throw input_error(file, 0, "more than 2^32-1 distinct vertex ids (" + std::to_string(ids.size()) + ")");
   }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m > min_parallel_elements)
   for (std::int64_t i = 0; i < m; ++i) {
     out.sources[i] = static_cast<std::uint32_t>(std::lower_bound(ids.begin(), ids.end(), sources[i]) - ids.begin());
     out.targets[i] = static_cast<std::uint32_t>(std::lower_bound(ids.begin(), ids.end(), targets[i]) - ids.begin());

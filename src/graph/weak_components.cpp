@@ -1,6 +1,7 @@
 // Parallel union-find over the out-edges. A root only ever gains a parent with a smaller id, so
 // each final root is its component's minimum vertex and the labels do not depend on scheduling.
 #include "wildfire/graph/weak_components.hpp"
+#include "parallel_grain.hpp"
 
 #include <atomic>
 #include <utility>
@@ -42,16 +43,16 @@ void unite(std::vector<std::uint32_t>& parent, std::uint32_t a, std::uint32_t b)
 std::vector<std::uint32_t> weak_component_labels(const csr_graph& graph) {
   const std::int64_t n = graph.num_vertices;
   std::vector<std::uint32_t> parent(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > detail::min_parallel_elements)
   for (std::int64_t v = 0; v < n; ++v) parent[v] = static_cast<std::uint32_t>(v);
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (graph.num_edges > static_cast<std::uint64_t>(detail::min_parallel_elements))
   for (std::int64_t u = 0; u < n; ++u) {
     for (std::uint64_t j = graph.out_offsets[u]; j < graph.out_offsets[u + 1]; ++j) {
       unite(parent, static_cast<std::uint32_t>(u), graph.out_targets[j]);
     }
   }
   std::vector<std::uint32_t> labels(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > detail::min_parallel_elements)
   for (std::int64_t v = 0; v < n; ++v) labels[v] = find_root(parent, static_cast<std::uint32_t>(v));
   return labels;
 }
