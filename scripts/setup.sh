@@ -10,6 +10,7 @@ packages=(
   libopenmpi-dev openmpi-bin              # scale-out (optional at build time)
   clang libclang-rt-14-dev                # libFuzzer and sanitizer runtimes
   python3 python3-numpy                   # ../shared/tools/gen_powerlaw.py for benchmarks
+  libcairo2-dev                           # degree-distribution plots (info --plot), optional
 )
 
 missing=()

@@ -5,7 +5,10 @@
 #include "cli_output.hpp"
 #include "command_registry.hpp"
 #include "graph_options.hpp"
+#include "wildfire/error.hpp"
+#include "wildfire/graph/degree_plot.hpp"
 #include "wildfire/graph/graph_statistics.hpp"
+#include "wildfire/graph/power_law_fit.hpp"
 #include "wildfire/util/resource_usage.hpp"
 
 namespace wildfire::cli {
@@ -16,7 +19,76 @@ struct info_options {
   bool json = false;
   std::string output;  // -o: where the report goes (stdout when empty)
   std::size_t top = 10;
+  bool degrees = false;             // --degrees: distribution and power-law fit
+  std::string degree_kind = "total";
+  std::string plot;                 // --plot FILE.png|svg (implies --degrees)
 };
+
+/// The degree distribution `info --degrees` reports: total (in + out; for --undirected input,
+/// where both directions are stored, the undirected degree), in or out; with its discrete
+/// power-law fit (Clauset-Shalizi-Newman x_min).
+struct degree_report {
+  std::vector<value_count> counts;
+  std::optional<power_law_fit_result> fit;
+};
+
+degree_report compute_degree_report(const info_options& options, const csr_graph& graph) {
+  std::vector<std::uint64_t> degree(graph.num_vertices);
+  const bool undirected = graph.provenance.undirected_input;
+  for (std::uint32_t v = 0; v < graph.num_vertices; ++v) {
+    if (options.degree_kind == "in") degree[v] = graph.in_degree(v);
+    else if (options.degree_kind == "out" || undirected) degree[v] = graph.out_degree(v);
+    else degree[v] = graph.in_degree(v) + graph.out_degree(v);
+  }
+  degree_report report;
+  report.counts = count_values(degree);
+  report.fit = fit_discrete_power_law(report.counts);
+  return report;
+}
+
+nlohmann::json degree_report_json(const info_options& options, const degree_report& r) {
+  auto counts = nlohmann::json::array();
+  for (const auto& vc : r.counts) counts.push_back({vc.value, vc.count});
+  nlohmann::json out{{"Kind", options.degree_kind}, {"Counts", counts}};
+  if (r.fit) {
+    out["PowerLawFit"] = {{"Alpha", r.fit->alpha},           {"AlphaStdErr", r.fit->alpha_stderr},
+                          {"XMin", r.fit->x_min},            {"TailCount", r.fit->tail_count},
+                          {"FittedCount", r.fit->total_count}, {"KsDistance", r.fit->ks_distance},
+                          {"Method", "discrete MLE, x_min by minimum KS distance (Clauset-Shalizi-Newman 2009)"}};
+  } else {
+    out["PowerLawFit"] = nullptr;
+  }
+  if (!options.plot.empty()) out["Plot"] = options.plot;
+  return out;
+}
+
+std::string degree_report_text(const info_options& options, const degree_report& r) {
+  std::string out;
+  std::uint64_t total = 0;
+  for (const auto& vc : r.counts) total += vc.count;
+  out += fmt::format("{:<22}{} degree, {} distinct values\n", "degree distribution", options.degree_kind,
+                     r.counts.size());
+  if (r.fit) {
+    out += fmt::format("{:<22}alpha = {:.3f} +- {:.3f} for k >= {} ({} vertices, KS distance {:.4f}; discrete MLE, "
+                       "CSN x_min)\n",
+                       "power-law fit", r.fit->alpha, r.fit->alpha_stderr, r.fit->x_min, r.fit->tail_count,
+                       r.fit->ks_distance);
+  } else {
+    out += fmt::format("{:<22}not enough vertices of positive degree\n", "power-law fit");
+  }
+  // Log-binned table (bins doubling from 1; degree 0 alone), so heavy tails stay readable.
+  out += fmt::format("  {:>21} {:>12} {:>12}\n", "degree k", "vertices", "fraction");
+  std::size_t i = 0;
+  for (std::uint64_t lo = 0, hi = 0; i < r.counts.size(); lo = hi + 1, hi = 2 * hi + 1) {
+    std::uint64_t in_bin = 0;
+    while (i < r.counts.size() && r.counts[i].value <= hi) in_bin += r.counts[i++].count;
+    if (in_bin == 0) continue;
+    const std::string range = lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
+    out += fmt::format("  {:>21} {:>12} {:>12.6f}\n", range, in_bin, static_cast<double>(in_bin) / total);
+  }
+  if (!options.plot.empty()) out += fmt::format("{:<22}{}\n", "degree plot", options.plot);
+  return out;
+}
 
 nlohmann::json degree_json(const degree_summary& d) {
   return nlohmann::json{{"Min", d.min}, {"Mean", d.mean}, {"Max", d.max}};
@@ -83,10 +155,25 @@ void run_info(const info_options& options) {
   const csr_graph graph = load_graph(options.graph);
   const double load_seconds = load_time.seconds();
   const graph_statistics stats = compute_graph_statistics(graph, options.top);
+  const bool degrees = options.degrees || !options.plot.empty();
+  degree_report report;
+  if (degrees) {
+    report = compute_degree_report(options, graph);
+    if (!options.plot.empty()) {
+      degree_plot_options plot;
+      plot.title = fmt::format("{} ({} vertices, {} edges)", options.graph.path, graph.num_vertices, graph.num_edges);
+      plot.x_label = options.degree_kind + " degree k";
+      plot.fit = report.fit;
+      write_degree_plot(report.counts, options.plot, plot);
+    }
+  }
   if (options.json) {
-    write_json(info_json(options, graph, stats, load_seconds), options.output);
+    nlohmann::json result = info_json(options, graph, stats, load_seconds);
+    if (degrees) result["DegreeDistribution"] = degree_report_json(options, report);
+    write_json(result, options.output);
   } else {
-    write_text(info_text(options, graph, stats, load_seconds), options.output);
+    write_text(info_text(options, graph, stats, load_seconds) + (degrees ? degree_report_text(options, report) : ""),
+               options.output);
   }
 }
 
@@ -97,6 +184,12 @@ void setup_info(CLI::App& parent) {
   cmd->add_flag("--json", options->json, "Print JSON instead of text");
   cmd->add_option("-o,--output", options->output, "Write the report to this file instead of stdout");
   cmd->add_option("--top", options->top, "How many vertices to list by out-degree")->capture_default_str();
+  cmd->add_flag("--degrees", options->degrees,
+                "Degree distribution with a discrete power-law fit (MLE, Clauset-Shalizi-Newman x_min)");
+  cmd->add_option("--degree-kind", options->degree_kind, "Degree for --degrees: total (in + out), in or out")
+      ->check(CLI::IsMember({"total", "in", "out"}))
+      ->capture_default_str();
+  cmd->add_option("--plot", options->plot, "Draw the log-log degree distribution to FILE.png or FILE.svg");
   cmd->callback([options] { run_info(*options); });
 }
 

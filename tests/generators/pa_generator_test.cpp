@@ -31,13 +31,13 @@ TEST(PaGenerator, StructuralInvariantsOnManySeedsAndSizes) {
           const pa_params params{n, d, p, seed};
           // Run + verify: parallel CPU (2 threads), sequential copy model, and BA where p = 1/2.
           const auto parallel = test::verify_pa_graph(run_cpu(params, 2), n, d);
-          ASSERT_TRUE(parallel.ok) << "n=" << n << " d=" << d << " p=" << p << ": " << parallel.first_problem;
+          ASSERT_TRUE(parallel.ok) << "n=" << n << " d=" << d << " p=" << p << ": " << parallel.first_mismatch;
           const auto scm = test::verify_pa_graph(reference::copy_model(params), n, d);
-          ASSERT_TRUE(scm.ok) << "n=" << n << " d=" << d << " p=" << p << ": " << scm.first_problem;
+          ASSERT_TRUE(scm.ok) << "n=" << n << " d=" << d << " p=" << p << ": " << scm.first_mismatch;
         }
       }
       const auto ba = test::verify_pa_graph(reference::barabasi_albert(n, d, 7), n, d);
-      ASSERT_TRUE(ba.ok) << "n=" << n << " d=" << d << ": " << ba.first_problem;
+      ASSERT_TRUE(ba.ok) << "n=" << n << " d=" << d << ": " << ba.first_mismatch;
     }
   }
 }
@@ -130,6 +130,24 @@ TEST(PaGenerator, RejectsBadParametersNamingTheFlag) {
   EXPECT_EQ(parameter_of({10, 2, std::nan(""), 0}), "--copy-p");
   EXPECT_EQ(parameter_of({10, 2, 0.5, 0}), "");
   EXPECT_THROW(run_cpu({3, 3, 0.5, 0}, 1), config_error);
+}
+
+TEST(PaGenerator, VerifierCatchesBrokenGraphs) {
+  const pa_params params{200, 3, 0.5, 4};
+  auto g = run_cpu(params, 2);
+  EXPECT_TRUE(verify_pa_graph(g, params).ok);
+  auto duplicate = g;
+  duplicate.targets[(150 - 3) * 3 + 1] = duplicate.targets[(150 - 3) * 3];
+  const auto bad = verify_pa_graph(duplicate, params);
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.first_mismatch.find("vertex 150"), std::string::npos) << bad.first_mismatch;
+  auto later = g;
+  later.targets[(40 - 3) * 3 + 2] = 40;  // a self-loop
+  EXPECT_FALSE(verify_pa_graph(later, params).ok);
+  auto pending = g;
+  pending.targets[(99 - 3) * 3] = pa_unresolved;
+  EXPECT_FALSE(verify_pa_graph(pending, params).ok);
+  EXPECT_FALSE(verify_pa_graph(g, pa_params{201, 3, 0.5, 4}).ok);
 }
 
 TEST(PaGenerator, TotalDegreesSumToTwiceTheEdges) {
