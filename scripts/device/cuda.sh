@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
-# GPU tests, sanitizers and benchmarks of the CUDA RR backend (issue 7), for one H100 with 16
-# cores and no network, run from the repository root with $OUT set; at most ~5 minutes.
-# Writes logs and markdown tables under $OUT/cuda/ as each one is measured.
+# GPU tests, sanitizer and benchmarks of the CUDA backend (issue 7), for one H100/H200 with 16
+# cores and no network, run from the repository root with $OUT set; about 5 minutes, largest runs
+# last (each section is skipped once the time budget is spent). Writes logs, JSON results and
+# markdown tables under $OUT/cuda/.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
-out="$OUT/cuda"; mkdir -p "$out" "$out/graphs"
+out="$OUT/cuda"; mkdir -p "$out" "$out/graphs" "$out/imm"
 data=${WF_SHARED_DATA_DIR:-.carry/data}
 gen=.carry/tools/gen_powerlaw.py
 build=build-device
+wf=$build/apps/wildfire/wildfire
+budget=${WF_CUDA_BUDGET_S:-360}
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 )); }
+have_time() { (( $(elapsed) < $1 )); }
 
-# Large synthetic graphs take ~30 s per 70M edges: start them now, in the background.
+# Synthetic graphs take ~30 s per 70M edges: generate them now, in the background.
 ( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$out/graphs/topcats_like.txt" > "$out/gen_topcats.log" 2>&1 ) &
 gen_topcats=$!
 ( python3 "$gen" --n 4847571 --m 68993773 --seed 1 --out "$out/graphs/lj_like.txt" > "$out/gen_lj.log" 2>&1 ) &
 gen_lj=$!
+( python3 "$gen" --n 3072441 --m 117185083 --seed 1 --out "$out/graphs/orkut_like.txt" > "$out/gen_orkut.log" 2>&1 ) &
+gen_orkut=$!
 
-if [[ ! -x $build/tests/wildfire_cuda_gpu_tests ]]; then
+if [[ ! -x $build/tests/wildfire_cuda_gpu_tests || ! -x $wf ]]; then
   cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
   cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
     || { grep -E "error" "$out/build.log" | head -30; }
@@ -25,47 +31,102 @@ fi
 export WF_SHARED_DATA_DIR=$data
 
 echo "== GPU tests ($(elapsed) s)"
-$build/tests/wildfire_cuda_gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1
-echo "gpu tests exit $?"; tail -5 "$out/gpu_tests.log"
+timeout 150 $build/tests/wildfire_cuda_gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1
+echo "gpu tests exit $?"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is|first differing|differs" "$out/gpu_tests.log" | head -40
 
-echo "== compute-sanitizer ($(elapsed) s)"
-filter='CudaRrCollection.EmptyRequestAndSingleVertex:CudaRrCollection.GreedyEqualsCpuGreedy:CudaRrCollection.TooSmallBudgetIsAResourceError'
-for tool in memcheck racecheck; do
-  timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
-    --gtest_filter="$filter" > "$out/sanitizer_$tool.log" 2>&1
-  echo "compute-sanitizer $tool exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_$tool.log" | head -5
-done
+echo "== compute-sanitizer memcheck ($(elapsed) s)"
+filter='CudaRrCollection.GreedyEqualsCpuGreedy:CudaSpreadSimulator.RejectsBadInput:CudaMultiRound.WholeGraphRoundsTakeTheRetryPath'
+timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
+  --gtest_filter="$filter" > "$out/sanitizer_memcheck.log" 2>&1
+echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck.log" | head -5
 
-bench=$build/bench/gpu_sampling_bench
-echo "== sampling: soc-Epinions1, WC ($(elapsed) s)"
-$bench "$data/soc-Epinions1.txt.gz" --weights wc --model IC --sets 1000000 --colours 32,64 \
-  --traversals warp,fused,auto --cpu-threads 16 > "$out/epinions_ic.md" 2>&1; cat "$out/epinions_ic.md"
-$bench "$data/soc-Epinions1.txt.gz" --weights wc --model LT --sets 1000000 --colours 64 \
-  --traversals warp,fused --cpu-threads 16 > "$out/epinions_lt.md" 2>&1; cat "$out/epinions_lt.md"
-
-# IMM end to end through the CLI, when the imm command is built.
-if $build/apps/wildfire/wildfire imm --help > /dev/null 2>&1; then
-  echo "== imm soc-Epinions1 ($(elapsed) s)"
+# One IMM run: $1 tag, $2 graph file, $3 timeout (s), the rest go to wildfire imm.
+imm() {
+  local tag=$1 graph=$2 limit=$3; shift 3
+  local t=$(date +%s%N)
+  timeout "$limit" $wf imm -i "$graph" -k 50 --seed 1 -o "$out/imm/$tag.json" "$@" > "$out/imm/$tag.log" 2>&1
+  local rc=$?
+  echo "$tag: exit $rc, $(( ($(date +%s%N) - t) / 1000000 )) ms wall"
+  ((rc == 0)) || { tail -3 "$out/imm/$tag.log"; echo "{\"Error\": \"exit $rc: $(tail -1 "$out/imm/$tag.log" | tr -d '"\\' | cut -c1-200)\"}" > "$out/imm/$tag.json"; }
+}
+# IMM IC/LT x eps 0.05/0.1 x fresh/reused final sets on the GPU, and the CPU (16 threads) beside it.
+imm_grid() {
+  local name=$1 graph=$2 limit=$3 cpu_limit=$4
   for model in IC LT; do
     for eps in 0.05 0.1; do
-      for dev in gpu cpu; do
-        timeout 60 $build/apps/wildfire/wildfire imm -i "$data/soc-Epinions1.txt.gz" -k 50 -e $eps -d $model \
-          --device $dev -p 16 --seed 1 > "$out/imm_epinions_${model}_${eps}_${dev}.json" 2>&1
+      for mode in fresh reuse; do
+        local flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
+        imm "${name}_${model}_${eps}_${mode}_gpu" "$graph" "$limit" -d $model -e $eps --device gpu $flag
+        if [[ $cpu_limit != 0 ]]; then
+          imm "${name}_${model}_${eps}_${mode}_cpu" "$graph" "$cpu_limit" -d $model -e $eps --device cpu -p 16 $flag
+        fi
       done
     done
   done
-fi
+}
 
-echo "== fused vs warp: topcats-like, uniform p ($(elapsed) s)"
+echo "== IMM soc-Epinions1, WC ($(elapsed) s)"
+imm_grid epinions "$data/soc-Epinions1.txt.gz" 60 60
+
+echo "== dense regime: IMM IC k=50 eps=0.1 on topcats-like, uniform p ($(elapsed) s)"
 wait $gen_topcats
-for p in 0.05 0.1 0.2; do
-  timeout 60 $bench "$out/graphs/topcats_like.txt" --weights uniform:$p --model IC --sets 4096 --colours 32,64,128 \
-    --traversals fused,warp --cpu-threads 16 --check 256 > "$out/topcats_p$p.md" 2>&1; cat "$out/topcats_p$p.md"
+$wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1
+rm -f "$out/graphs/topcats_like.txt"
+for p in 0.01 0.05 0.1; do
+  have_time $((budget - 150)) || { echo "skipped p=$p (time)"; continue; }
+  imm "dense_p${p}_gpu" "$out/graphs/topcats_like.wfg" 45 -w uniform:$p -d IC -e 0.1 --device gpu --reuse-rrsets
+done
+have_time $((budget - 150)) && imm "dense_p0.01_cpu" "$out/graphs/topcats_like.wfg" 40 -w uniform:0.01 -d IC -e 0.1 --device cpu -p 16 --reuse-rrsets
+
+for big in lj orkut; do
+  echo "== IMM ${big}-like, WC ($(elapsed) s)"
+  if [[ $big == lj ]]; then wait $gen_lj; else wait $gen_orkut; fi
+  $wf convert -i "$out/graphs/${big}_like.txt" -w wc -o "$out/graphs/${big}_like.wfg" > "$out/convert_$big.log" 2>&1
+  rm -f "$out/graphs/${big}_like.txt"
+  for model in IC LT; do
+    for eps in 0.05 0.1; do
+      for mode in fresh reuse; do
+        have_time $((budget - 20)) || { echo "skipped ${big} $model $eps $mode (time)"; continue; }
+        flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
+        imm "${big}_${model}_${eps}_${mode}_gpu" "$out/graphs/${big}_like.wfg" 40 -d $model -e $eps --device gpu $flag
+      done
+    done
+  done
+  have_time $((budget - 60)) && imm "${big}_IC_0.1_reuse_cpu" "$out/graphs/${big}_like.wfg" 50 -d IC -e 0.1 --device cpu -p 16 --reuse-rrsets
 done
 
-echo "== LJ-like, WC ($(elapsed) s)"
-wait $gen_lj
-timeout 90 $bench "$out/graphs/lj_like.txt" --weights wc --model IC --sets 1000000 --traversals warp,auto \
-  --cpu-threads 16 --check 1000 > "$out/lj_ic.md" 2>&1; cat "$out/lj_ic.md"
+echo "== tables ($(elapsed) s)"
+python3 - "$out/imm" > "$out/imm.md" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+runs = {}
+for f in sorted(os.listdir(d)):
+    if f.endswith('.json'):
+        try:
+            runs[f[:-5]] = json.load(open(os.path.join(d, f)))
+        except Exception as e:
+            runs[f[:-5]] = {"Error": "unreadable JSON: %s" % e}
+print("IMM, k = 50, seed 1 (`wildfire imm`). Samp+Sel = sampling + selection seconds (estimation included, "
+      "graph already on the device): the region gIM's timer covers. Total = the whole command (load, upload, "
+      "CUDA context). `=CPU`: the GPU seeds equal the CPU run's (same graph, model, eps, mode).\n")
+print("| run | device | sampler | theta | sets generated | sampling s | selection s | Samp+Sel s | total s | load s | est. spread | peak RR bytes | =CPU |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for tag, r in runs.items():
+    dev = tag.rsplit('_', 1)[-1]
+    base = tag.rsplit('_', 1)[0]
+    if "Error" in r:
+        print("| %s | %s | | | | | | | | | | | error: %s |" % (base, dev, r["Error"]))
+        continue
+    t = r.get("Times", {})
+    same = ""
+    if dev == "gpu" and (base + "_cpu") in runs and "Seeds" in runs[base + "_cpu"]:
+        same = "yes" if runs[base + "_cpu"]["Seeds"] == r.get("Seeds") else "NO"
+    ss = t.get("Sampling", 0) + t.get("Selection", 0)
+    print("| %s | %s | %s | %s | %s | %.4f | %.4f | %.4f | %.3f | %.3f | %.1f | %s | %s |" % (
+        base, dev, r.get("Sampler", ""), r.get("Theta", ""), r.get("RRSetsGenerated", ""),
+        t.get("Sampling", 0), t.get("Selection", 0), ss, r.get("Total", 0), t.get("Load", 0),
+        r.get("EstimatedSpread", 0), r.get("RRMemoryPeakBytes", ""), same))
+PY
+cat "$out/imm.md"
 rm -rf "$out/graphs"
 echo "done after $(elapsed) s"

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cuda/device_graph.hpp"
@@ -42,6 +43,14 @@ class stream_owner {
   cudaStream_t stream_ = nullptr;
 };
 
+/// n * T, the universe of (vertex, round) pairs, checked to fit 32-bit member ids.
+std::uint32_t checked_universe(const csr_graph& graph, const sampling_params& params) {
+  WF_EXPECTS(params.rounds >= 1, "--rounds", "rounds must be at least 1");
+  const std::uint64_t universe = std::uint64_t{graph.num_vertices} * params.rounds;
+  WF_EXPECTS(universe < (std::uint64_t{1} << 32), "--rounds", "rounds * n must stay below 2^32");
+  return static_cast<std::uint32_t>(universe);
+}
+
 int select_device(int gpu_id) {
   int count = 0;
   WF_CUDA_CHECK(cudaGetDeviceCount(&count));
@@ -60,15 +69,18 @@ class cuda_rr_collection final : public rr_collection {
         budget_(config.memory_budget_bytes),
         graph_(graph, budget_, stream_.get()),
         store_(budget_),
-        selector_(graph.num_vertices, budget_, stream_.get()) {
-    WF_EXPECTS(params.rounds == 1, "--rounds",
-               "the CUDA backend samples single-round RR sets; run multi-round IM with --device cpu");
+        selector_(checked_universe(graph, params), budget_, stream_.get()) {
     WF_EXPECTS(params.mean_roots >= 1.0, "mean_roots", "the mean number of roots must be at least 1");
     WF_EXPECTS(requested_ != traversal_kind::unfused, "--sampler",
                "the GPU traversals are warp and fused (unfused is the CPU's)");
+    WF_EXPECTS(params.rounds == 1 || requested_ != traversal_kind::fused, "--sampler",
+               "the fused GPU traversal samples single-round sets; multi-round families use --sampler warp or auto");
     if (requested_ == traversal_kind::fused) use_fused_ = true;
     if (requested_ == traversal_kind::warp) use_fused_ = false;
-    if (requested_ == traversal_kind::automatic && params.model == diffusion_model::lt) use_fused_ = false;
+    // LT walks have frontiers of at most the roots; multi-round sets take the warp path.
+    if (requested_ == traversal_kind::automatic && (params.model == diffusion_model::lt || params.rounds > 1)) {
+      use_fused_ = false;
+    }
   }
 
   void generate(std::uint64_t first_id, std::uint64_t count) override {
@@ -110,6 +122,17 @@ class cuda_rr_collection final : public rr_collection {
   coverage_selection select(std::uint32_t k) override {
     const auto start = std::chrono::steady_clock::now();
     coverage_selection result = selector_.select(store_, version_, k);
+    selection_seconds_ += seconds_since(start);
+    return result;
+  }
+
+  coverage_selection select_per_round(std::uint32_t k_per_round, std::uint32_t num_vertices,
+                                      std::uint32_t rounds) override {
+    WF_EXPECTS(num_vertices == graph_.num_vertices(), "num_vertices", "does not match the collection's graph");
+    WF_EXPECTS(rounds == params_.rounds, "--rounds",
+               "the collection holds " + std::to_string(params_.rounds) + "-round sets, not " + std::to_string(rounds));
+    const auto start = std::chrono::steady_clock::now();
+    coverage_selection result = selector_.select(store_, version_, k_per_round, rounds);
     selection_seconds_ += seconds_since(start);
     return result;
   }

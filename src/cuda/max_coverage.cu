@@ -2,6 +2,7 @@
 #include "cuda/max_coverage.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <vector>
 
@@ -71,17 +72,24 @@ void device_max_coverage::build_index(const rr_store& store) {
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // `total` is a host variable
 }
 
-coverage_selection device_max_coverage::select(const rr_store& store, std::uint64_t store_version, std::uint32_t k) {
+coverage_selection device_max_coverage::select(const rr_store& store, std::uint64_t store_version, std::uint32_t k,
+                                               std::uint32_t rounds, bool want_bound) {
   WF_EXPECTS(k >= 1, "-k", "k must be at least 1");
+  WF_EXPECTS(rounds >= 1 && n_ % rounds == 0, "--rounds",
+             "the universe must hold the same number of elements in every round");
   WF_EXPECTS(store.num_sets() < std::numeric_limits<std::uint32_t>::max(), "theta",
              "at most 2^32 - 2 RR sets can be selected over");
   if (index_version_ != store_version) {
     build_index(store);
     index_version_ = store_version;
   }
-  const std::uint64_t wanted = std::min<std::uint64_t>(k, n_);
+  const std::uint64_t wanted = std::min<std::uint64_t>(std::uint64_t{k} * rounds, n_);
   const std::uint64_t top = std::min<std::uint64_t>(k, n_);
+  const std::uint32_t per_round = n_ / rounds;
+  const bool bound = want_bound && rounds == 1;
   grow_buffer(step_results_, *budget_, 3 * (wanted + 1), 0, stream_, "greedy step results");
+  grow_buffer(round_used_, *budget_, rounds, 0, stream_, "greedy per-round budgets");
+  WF_CUDA_CHECK(cudaMemsetAsync(round_used_.data(), 0, rounds * sizeof(std::uint32_t), stream_));
   unsigned long long* best = step_results_.data();
   unsigned long long* gained = best + (wanted + 1);
   unsigned long long* top_sums = gained + (wanted + 1);
@@ -91,27 +99,31 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   WF_CUDA_CHECK(cudaMemsetAsync(flags_.data(), 0, flags_.bytes(), stream_));
   if (store.num_sets() > 0) WF_CUDA_CHECK(cudaMemsetAsync(covered_.data(), 0, store.num_sets(), stream_));
 
+  // Counts never exceed the number of sets, so the sort needs only that many low bits.
+  const int end_bit = std::max(1, static_cast<int>(std::bit_width(store.num_sets())));
   std::size_t sort_bytes = 0;
-  WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, sort_bytes, counts_.data(), sorted_counts_.data(),
-                                                         static_cast<std::int64_t>(n_), 0, 32, stream_));
-  grow_buffer(scratch_, *budget_, std::max<std::size_t>(sort_bytes, 1), 0, stream_, "CUB radix-sort scratch");
+  if (bound) {
+    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, sort_bytes, counts_.data(), sorted_counts_.data(),
+                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
+    grow_buffer(scratch_, *budget_, std::max<std::size_t>(sort_bytes, 1), 0, stream_, "CUB radix-sort scratch");
+  }
   // OPIM-C's bound at step i needs the k largest marginals: a descending radix sort of the counts.
   auto top_k_sum = [&](unsigned long long* out) {
-    if (n_ == 0) return;
+    if (n_ == 0 || !bound) return;
     std::size_t bytes = sort_bytes;
     WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), bytes, counts_.data(), sorted_counts_.data(),
-                                                           static_cast<std::int64_t>(n_), 0, 32, stream_));
+                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
     kernels::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_counts_.data(), top, out);
     WF_CUDA_CHECK(cudaGetLastError());
   };
   for (std::uint64_t step = 0; step < wanted; ++step) {
     top_k_sum(top_sums + step);
-    kernels::argmax_count<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(counts_.data(), flags_.data(), n_,
-                                                                                      best + step);
+    kernels::argmax_count<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(
+        counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
     WF_CUDA_CHECK(cudaGetLastError());
     kernels::cover_sets<<<blocks_for(store.num_sets() * 32), kernels::cover_block_threads, 0, stream_>>>(
         best + step, index_offsets_.data(), index_sets_.data(), store.offsets(), store.members(), covered_.data(),
-        counts_.data(), flags_.data(), gained + step);
+        counts_.data(), flags_.data(), round_used_.data(), per_round, gained + step);
     WF_CUDA_CHECK(cudaGetLastError());
   }
   top_k_sum(top_sums + wanted);
@@ -123,15 +135,20 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   coverage_selection result;
   result.optimum_upper_bound = std::numeric_limits<std::uint64_t>::max();
   for (std::uint64_t step = 0; step < wanted; ++step) {
-    result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + step]);
+    if (bound) {
+      result.optimum_upper_bound =
+          std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + step]);
+    }
     const unsigned long long packed = host[step];
     if (packed == 0) break;
     result.seeds.push_back(static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL)));
     result.marginal_coverage.push_back(host[(wanted + 1) + step]);
     result.covered += host[(wanted + 1) + step];
   }
-  result.optimum_upper_bound =
-      std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + wanted]);
+  if (bound) {
+    result.optimum_upper_bound =
+        std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + wanted]);
+  }
   result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, store.num_sets());
   return result;
 }

@@ -16,14 +16,19 @@ namespace wildfire::cuda {
 
 class device_max_coverage {
  public:
-  device_max_coverage(std::uint32_t num_vertices, memory_budget& budget, cudaStream_t stream);
+  /// `universe`: n, or n * T for multi-round families (members encoded round * n + vertex).
+  device_max_coverage(std::uint32_t universe, memory_budget& budget, cudaStream_t stream);
 
-  /// Greedy with `k` seeds: min(k, n) seeds, ties to the lowest id; once nothing adds coverage
-  /// the lowest unselected ids follow with gain 0. The vertex-to-sets index is rebuilt only when
-  /// the store changed (`store_version`). Blocks once, at the end.
-  coverage_selection select(const rr_store& store, std::uint64_t store_version, std::uint32_t k);
+  /// Greedy with `k` seeds per round over `rounds` rounds of universe / rounds elements each:
+  /// min(k * rounds, universe) seeds, ties to the lowest id; once nothing adds coverage the
+  /// lowest unselected ids with budget left follow with gain 0. With one round the OPIM-C bound
+  /// is computed when `want_bound`; otherwise (and always with several rounds, as on the CPU) it
+  /// is the number of sets. The element-to-sets index is rebuilt only when the store changed
+  /// (`store_version`). Blocks once, at the end.
+  coverage_selection select(const rr_store& store, std::uint64_t store_version, std::uint32_t k,
+                            std::uint32_t rounds = 1, bool want_bound = true);
 
-  /// Sets of the store holding at least one of `seeds` (dense ids < n). Blocks.
+  /// Sets of the store holding at least one of `seeds` (encoded ids < universe). Blocks.
   std::uint64_t coverage(const rr_store& store, std::span<const std::uint32_t> seeds);
 
   /// Frees the index (the store is about to change or be cleared).
@@ -44,6 +49,7 @@ class device_max_coverage {
   device_buffer<std::uint8_t> covered_;        // per set
   device_buffer<std::uint8_t> flags_;          // n: selected (greedy) or is_seed (coverage)
   device_buffer<unsigned long long> step_results_;  // best, gained, top-k sum per step
+  device_buffer<std::uint32_t> round_used_;    // seeds taken per round
   device_buffer<unsigned char> scratch_;
 };
 

@@ -32,13 +32,14 @@ __global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t*
   }
 }
 
-/// best = max over unselected v of (counts[v] << 32 | ~v): the largest count, lowest id on ties;
-/// stays 0 when every vertex is selected.
+/// best = max over eligible v (unselected, its round's budget not spent) of (counts[v] << 32 | ~v):
+/// the largest count, lowest id on ties; stays 0 when no element is eligible.
 __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* selected, std::uint32_t n,
+                             const std::uint32_t* round_used, std::uint32_t per_round, std::uint32_t k,
                              unsigned long long* best) {
   unsigned long long mine = 0;
   for (std::uint64_t v = first_thread(); v < n; v += grid_threads()) {
-    if (selected[v] == 0) {
+    if (selected[v] == 0 && round_used[v / per_round] < k) {
       const unsigned long long packed =
           (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
       if (packed > mine) mine = packed;
@@ -62,10 +63,13 @@ __device__ __forceinline__ bool decode_best(unsigned long long packed, std::uint
 __global__ void cover_sets(const unsigned long long* best, const std::uint64_t* index_offsets,
                            const std::uint32_t* index_sets, const std::uint64_t* offsets, const std::uint32_t* members,
                            std::uint8_t* covered, std::uint32_t* counts, std::uint8_t* selected,
-                           unsigned long long* gained) {
+                           std::uint32_t* round_used, std::uint32_t per_round, unsigned long long* gained) {
   std::uint32_t v = 0;
   if (!decode_best(*best, v)) return;
-  if (first_thread() == 0) selected[v] = 1;
+  if (first_thread() == 0) {
+    selected[v] = 1;
+    ++round_used[v / per_round];
+  }
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t begin = index_offsets[v];
   const std::uint64_t end = index_offsets[v + 1];

@@ -28,7 +28,9 @@ warp_sampler::warp_sampler(const graph_view& graph, const sampling_params& param
                                   static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
                                   kernels::warp_sampler_warps_per_block;
   words_per_warp_ = (static_cast<std::uint64_t>(graph.num_vertices) + 31) / 32;
-  stage_capacity_ = std::min<std::uint64_t>(graph.num_vertices, default_stage_capacity);
+  // A multi-round set holds up to rounds * n members.
+  const std::uint64_t most_members = static_cast<std::uint64_t>(graph.num_vertices) * std::max<std::uint32_t>(params.rounds, 1);
+  stage_capacity_ = std::min<std::uint64_t>(most_members, default_stage_capacity);
   const std::uint64_t bytes_per_warp = (words_per_warp_ + stage_capacity_) * sizeof(std::uint32_t);
   // A quarter of what is left: the sets themselves need the rest.
   const std::uint64_t share = budget.available_bytes() / 4;
@@ -52,6 +54,7 @@ void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, st
   kernels::warp_sampler_args a{};
   a.seed = params_.seed;
   a.mean_roots = params_.mean_roots;
+  a.rounds = std::max<std::uint32_t>(params_.rounds, 1);
   a.first_id = first_id;
   a.item_list = items;
   a.num_items = num_items;
@@ -72,7 +75,8 @@ void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, st
   device_buffer<std::uint32_t> big_stage;
   if (big) {
     // Room for a whole graph per warp, for as many warps as a quarter of the free budget holds.
-    const std::uint64_t per_warp = std::max<std::uint64_t>(graph_.num_vertices, 1);
+    const std::uint64_t per_warp =
+        std::max<std::uint64_t>(static_cast<std::uint64_t>(graph_.num_vertices) * std::max<std::uint32_t>(params_.rounds, 1), 1);
     std::uint64_t fit = budget_->available_bytes() / 4 / (per_warp * sizeof(std::uint32_t));
     fit -= fit % kernels::warp_sampler_warps_per_block;
     warps = std::clamp<std::uint64_t>(fit, kernels::warp_sampler_warps_per_block, num_warps_);

@@ -11,6 +11,7 @@
 #include "wildfire/graph/graph_view.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
+#include "wildfire/sampling/multi_round.hpp"
 
 namespace wildfire::cuda::kernels {
 
@@ -27,6 +28,7 @@ inline constexpr unsigned flag_arena_overflow = 2U;  // the batch arena was full
 struct warp_sampler_args {
   std::uint64_t seed;
   double mean_roots;
+  std::uint32_t rounds;                // diffusion rounds T; members are encoded round * n + vertex
   std::uint64_t first_id;              // sample id of batch-local index 0
   const std::uint32_t* item_list;      // batch-local indices to sample; nullptr: 0 .. num_items-1
   std::uint32_t num_items;
@@ -77,122 +79,137 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
     item = __shfl_sync(full_warp, item, 0);
     if (item >= a.num_items) break;
     const std::uint32_t local = a.item_list != nullptr ? a.item_list[item] : item;
-    const std::uint64_t key = sample_key(a.seed, a.first_id + local);
-
-    // Roots, drawn by lane 0 exactly as the reference does (Floyd over the visited bitmap).
+    const std::uint64_t sample = sample_key(a.seed, a.first_id + local);
+    const std::uint32_t num_roots = root_count(sample, a.mean_roots, g.num_vertices);
     std::uint64_t size = 0;
-    const std::uint32_t num_roots = root_count(key, a.mean_roots, g.num_vertices);
-    bool overflow = num_roots > capacity;
-    if (lane == 0 && !overflow) {
-      draw_distinct_roots(
-          key, g.num_vertices, num_roots,
-          [&](std::uint32_t v) { return ((__ldcg(visited + (v >> 5)) >> (v & 31)) & 1U) != 0; },
-          [&](std::uint32_t v) {
-            atomicOr(visited + (v >> 5), 1U << (v & 31));
-            *member_slot(shared, stage, size++) = v;
-          });
-    }
-    size = __shfl_sync(full_warp, size, 0);
-    __syncwarp();
+    bool overflow = false;
 
-    std::uint64_t head = 0;
-    while (head < size && !overflow) {
-      if constexpr (IsIc) {
-        // Expand up to 32 queued vertices at once: lane i owns vertex head + i; the lanes then
-        // stride over the concatenation of their in-edge lists.
-        const std::uint64_t batch = size - head < 32 ? size - head : 32;
-        std::uint64_t begin = 0;
-        std::uint64_t degree = 0;
-        if (lane < batch) {
-          const std::uint32_t v = *member_slot(shared, stage, head + lane);
-          begin = g.in_offsets[v];
-          degree = g.in_offsets[v + 1] - begin;
-        }
-        examined += degree;
-        const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
-        const std::uint64_t exclusive = inclusive - degree;
-        const std::uint64_t total = __shfl_sync(full_warp, inclusive, 31);
-        head += batch;
-        for (std::uint64_t base = 0; base < total; base += 32) {
-          const std::uint64_t f = base + lane;
-          // Owner of flat edge f: the number of lanes whose inclusive end is <= f.
-          unsigned owner = 0;
-          for (unsigned step = 16; step > 0; step >>= 1) {
-            const std::uint64_t end = __shfl_sync(full_warp, inclusive, owner + step - 1);
-            if (end <= f) owner += step;
+    // Multi-round (gIM digest section 3.1): the same roots every round, round t traversed in the
+    // world round_sample_key(sample, t) with members stored as t * n + vertex after the members
+    // of the earlier rounds; the visited bitmap is cleared between rounds.
+    for (std::uint32_t round = 0; round < a.rounds && !overflow; ++round) {
+      const std::uint64_t key = round_sample_key(sample, round);
+      const std::uint32_t offset = round * g.num_vertices;
+      const std::uint64_t round_start = size;
+      overflow = size + num_roots > capacity;
+      // Roots, drawn by lane 0 exactly as the reference does (Floyd over the visited bitmap).
+      if (lane == 0 && !overflow) {
+        draw_distinct_roots(
+            sample, g.num_vertices, num_roots,
+            [&](std::uint32_t v) { return ((__ldcg(visited + (v >> 5)) >> (v & 31)) & 1U) != 0; },
+            [&](std::uint32_t v) {
+              atomicOr(visited + (v >> 5), 1U << (v & 31));
+              *member_slot(shared, stage, size++) = v + offset;
+            });
+      }
+      size = __shfl_sync(full_warp, size, 0);
+      __syncwarp();
+
+      std::uint64_t head = round_start;
+      while (head < size && !overflow) {
+        if constexpr (IsIc) {
+          // Expand up to 32 queued vertices at once: lane i owns vertex head + i; the lanes then
+          // stride over the concatenation of their in-edge lists.
+          const std::uint64_t batch = size - head < 32 ? size - head : 32;
+          std::uint64_t begin = 0;
+          std::uint64_t degree = 0;
+          if (lane < batch) {
+            const std::uint32_t v = *member_slot(shared, stage, head + lane) - offset;
+            begin = g.in_offsets[v];
+            degree = g.in_offsets[v + 1] - begin;
           }
-          const std::uint64_t owner_begin = __shfl_sync(full_warp, begin, owner);
-          const std::uint64_t owner_exclusive = __shfl_sync(full_warp, exclusive, owner);
-          bool fresh = false;
-          std::uint32_t u = 0;
-          if (f < total) {
-            const std::uint64_t j = owner_begin + (f - owner_exclusive);
-            u = g.in_sources[j];
-            const std::uint32_t bit = 1U << (u & 31);
-            if ((__ldcg(visited + (u >> 5)) & bit) == 0 && ic_edge_live(key, j, g.in_thresholds[j])) {
-              fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
+          examined += degree;
+          const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
+          const std::uint64_t exclusive = inclusive - degree;
+          const std::uint64_t total = __shfl_sync(full_warp, inclusive, 31);
+          head += batch;
+          for (std::uint64_t base = 0; base < total; base += 32) {
+            const std::uint64_t f = base + lane;
+            // Owner of flat edge f: the number of lanes whose inclusive end is <= f.
+            unsigned owner = 0;
+            for (unsigned step = 16; step > 0; step >>= 1) {
+              const std::uint64_t end = __shfl_sync(full_warp, inclusive, owner + step - 1);
+              if (end <= f) owner += step;
             }
-          }
-          const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
-          if (fresh_lanes != 0) {
-            const std::uint64_t position = size + __popc(fresh_lanes & ((1U << lane) - 1U));
-            const std::uint64_t new_size = size + __popc(fresh_lanes);
-            if (fresh) {
-              if (position < capacity) {
-                *member_slot(shared, stage, position) = u;
-              } else {
-                atomicAnd(visited + (u >> 5), ~(1U << (u & 31)));  // not recorded: leave no trace
+            const std::uint64_t owner_begin = __shfl_sync(full_warp, begin, owner);
+            const std::uint64_t owner_exclusive = __shfl_sync(full_warp, exclusive, owner);
+            bool fresh = false;
+            std::uint32_t u = 0;
+            if (f < total) {
+              const std::uint64_t j = owner_begin + (f - owner_exclusive);
+              u = g.in_sources[j];
+              const std::uint32_t bit = 1U << (u & 31);
+              if ((__ldcg(visited + (u >> 5)) & bit) == 0 && ic_edge_live(key, j, g.in_thresholds[j])) {
+                fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
               }
             }
-            if (new_size > capacity) {
-              overflow = true;
-              size = capacity;
+            const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
+            if (fresh_lanes != 0) {
+              const std::uint64_t position = size + __popc(fresh_lanes & ((1U << lane) - 1U));
+              const std::uint64_t new_size = size + __popc(fresh_lanes);
+              if (fresh) {
+                if (position < capacity) {
+                  *member_slot(shared, stage, position) = u + offset;
+                } else {
+                  atomicAnd(visited + (u >> 5), ~(1U << (u & 31)));  // not recorded: leave no trace
+                }
+              }
+              if (new_size > capacity) {
+                overflow = true;
+                size = capacity;
+                break;
+              }
+              size = new_size;
+            }
+          }
+        } else {
+          // LT: the vertex picks at most one in-edge; a warp scan over its cumulative in-weights
+          // finds the same edge as lt_chosen_in_edge.
+          const std::uint32_t v = *member_slot(shared, stage, head) - offset;
+          ++head;
+          const std::uint64_t begin = g.in_offsets[v];
+          const std::uint64_t end = g.in_offsets[v + 1];
+          const std::uint64_t draw = lt_vertex_draw(key, v);
+          std::uint64_t carry = 0;
+          std::uint64_t chosen = no_edge;
+          for (std::uint64_t chunk = begin; chunk < end; chunk += 32) {
+            const std::uint64_t j = chunk + lane;
+            const std::uint64_t weight = j < end ? threshold_weight(g.in_thresholds[j]) : 0;
+            const std::uint64_t inclusive = carry + warp_inclusive_sum(weight, lane);
+            const unsigned hit = __ballot_sync(full_warp, j < end && draw < inclusive);
+            if (hit != 0) {
+              chosen = chunk + static_cast<unsigned>(__ffs(static_cast<int>(hit)) - 1);
               break;
             }
-            size = new_size;
+            carry = __shfl_sync(full_warp, inclusive, 31);
           }
-        }
-      } else {
-        // LT: the vertex picks at most one in-edge; a warp scan over its cumulative in-weights
-        // finds the same edge as lt_chosen_in_edge.
-        const std::uint32_t v = *member_slot(shared, stage, head);
-        ++head;
-        const std::uint64_t begin = g.in_offsets[v];
-        const std::uint64_t end = g.in_offsets[v + 1];
-        const std::uint64_t draw = lt_vertex_draw(key, v);
-        std::uint64_t carry = 0;
-        std::uint64_t chosen = no_edge;
-        for (std::uint64_t chunk = begin; chunk < end; chunk += 32) {
-          const std::uint64_t j = chunk + lane;
-          const std::uint64_t weight = j < end ? threshold_weight(g.in_thresholds[j]) : 0;
-          const std::uint64_t inclusive = carry + warp_inclusive_sum(weight, lane);
-          const unsigned hit = __ballot_sync(full_warp, j < end && draw < inclusive);
-          if (hit != 0) {
-            chosen = chunk + static_cast<unsigned>(__ffs(static_cast<int>(hit)) - 1);
-            break;
-          }
-          carry = __shfl_sync(full_warp, inclusive, 31);
-        }
-        if (lane == 0) examined += chosen == no_edge ? end - begin : chosen - begin + 1;
-        if (chosen != no_edge) {
-          const std::uint32_t u = g.in_sources[chosen];
-          bool fresh = false;
-          if (lane == 0) {
-            const std::uint32_t bit = 1U << (u & 31);
-            fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
-            if (fresh && size >= capacity) {
-              atomicAnd(visited + (u >> 5), ~bit);
-              overflow = true;
-            } else if (fresh) {
-              *member_slot(shared, stage, size) = u;
+          if (lane == 0) examined += chosen == no_edge ? end - begin : chosen - begin + 1;
+          if (chosen != no_edge) {
+            const std::uint32_t u = g.in_sources[chosen];
+            bool fresh = false;
+            if (lane == 0) {
+              const std::uint32_t bit = 1U << (u & 31);
+              fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
+              if (fresh && size >= capacity) {
+                atomicAnd(visited + (u >> 5), ~bit);
+                overflow = true;
+              } else if (fresh) {
+                *member_slot(shared, stage, size) = u + offset;
+              }
             }
+            fresh = __shfl_sync(full_warp, fresh, 0);
+            overflow = __shfl_sync(full_warp, overflow, 0);
+            if (fresh && !overflow) ++size;
           }
-          fresh = __shfl_sync(full_warp, fresh, 0);
-          overflow = __shfl_sync(full_warp, overflow, 0);
-          if (fresh && !overflow) ++size;
         }
+        __syncwarp();  // members written by some lanes are read by others next round
       }
-      __syncwarp();  // members written by some lanes are read by others next round
+      // Reset the bitmap for the next round (or set): only words holding members have bits set.
+      for (std::uint64_t i = round_start + lane; i < size; i += 32) {
+        const std::uint32_t v = *member_slot(shared, stage, i) - offset;
+        __stcg(visited + (v >> 5), 0U);
+      }
+      __syncwarp();
     }
 
     if (overflow) {
@@ -217,12 +234,6 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
         }
       }
     }
-    // Reset the bitmap: only words holding members have bits set.
-    for (std::uint64_t i = lane; i < size; i += 32) {
-      const std::uint32_t v = *member_slot(shared, stage, i);
-      __stcg(visited + (v >> 5), 0U);
-    }
-    __syncwarp();
   }
 
   for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(full_warp, examined, delta);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/error.hpp"
@@ -18,12 +19,6 @@
 
 namespace wildfire {
 namespace {
-
-std::string shared_data_dir() {
-  if (const char* env = std::getenv("WF_SHARED_DATA_DIR")) return env;
-  if (std::filesystem::exists(".carry/data")) return ".carry/data";
-  return WF_SHARED_DATA_DIR;
-}
 
 /// First differing sample id, or -1 when the sets agree exactly.
 std::int64_t first_mismatch(const rr_sets& a, const rr_sets& b) {
@@ -60,28 +55,8 @@ void expect_equal_to_reference(const csr_graph& g, diffusion_model model, traver
   EXPECT_EQ(gpu->num_members(), want.num_members());
 }
 
-/// Hubs with thousands of in-edges (heavy fused bin, long warp strides), a ring of always-live
-/// edges that makes every RR set the whole graph (past the warp's shared + global room, so the
-/// retry path runs), and random-probability edges.
-csr_graph hub_graph(std::uint32_t n, bool ring) {
-  std::vector<weighted_edge> edges;
-  std::uint64_t state = 12345;
-  auto next = [&] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<std::uint32_t>(state >> 33);
-  };
-  for (std::uint32_t hub = 0; hub < 4; ++hub) {
-    for (std::uint32_t i = 0; i < n / 2; ++i) {
-      edges.push_back({next() % n, hub, threshold_from_probability(0.6 / (n / 2.0))});
-    }
-  }
-  for (std::uint32_t v = 4; v < n; ++v) {
-    for (int e = 0; e < 3; ++e) edges.push_back({next() % 4, v, threshold_from_probability(0.05)});
-    edges.push_back({next() % n, v, threshold_from_probability(0.1)});
-    if (ring) edges.push_back({(v + 1) % n, v, always_live_threshold});
-  }
-  return build_csr_graph(n, edges);
-}
+using test::hub_graph;
+using test::shared_data_dir;
 
 bool skip_without_gpu() { return !gpu_available(); }
 
@@ -201,7 +176,10 @@ TEST(CudaRrCollection, RejectsUnsupportedParameters) {
   config.traversal = traversal_kind::fused;
   auto gpu = cuda::make_cuda_rr_collection(config, g, params);
   EXPECT_THROW(gpu->generate(0, 10), config_error);
+  // Multi-round families run on the warp path; forcing the fused one is refused.
   params.rounds = 3;
+  EXPECT_THROW(cuda::make_cuda_rr_collection(config, g, params), config_error);
+  params.rounds = 0;
   EXPECT_THROW(cuda::make_cuda_rr_collection(backend_config{}, g, params), config_error);
 }
 
