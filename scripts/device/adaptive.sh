@@ -5,6 +5,8 @@
 # synthetic graph of .carry/tools/gen_powerlaw.py. Writes logs and markdown under $OUT/adaptive/.
 # Run from the repository root on the GPU machine; about 5 minutes.
 set -u
+t_start=$(date +%s)
+deadline=$((t_start + ${WF_ADAPTIVE_SECONDS:-290}))
 out="${OUT:?set OUT}/adaptive"
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -28,25 +30,31 @@ cmake --build build-device -j "$(nproc)" --target wildfire_adaptive_gpu_tests wi
   > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
 
 echo "== GPU tests"
-timeout 120 build-device/tests/wildfire_adaptive_gpu_tests > "$out/gpu_tests.log" 2>&1
+timeout 90 build-device/tests/wildfire_adaptive_gpu_tests > "$out/gpu_tests.log" 2>&1
 echo "gpu tests exit $?"; grep -E "PASSED|FAILED|SKIPPED" "$out/gpu_tests.log" | head -12
 
 bench=build-device/bench/amcss_bench
 threads=16
 data=.carry/data
 echo "== small graphs"
-timeout 60 $bench -i $data/soc-Epinions1.txt.gz -w wc --name soc-Epinions1 --models IC,LT --batches 4,16 \
-  --etas 1000,2000 --runs merit:gpu,asti -R 5 -p $threads --budget 3 > "$out/epinions.md" 2> "$out/epinions.err"
-echo "epinions exit $?"
-timeout 45 $bench -i $data/NetHEPT.txt.gz -w wc --name NetHEPT --models IC,LT --batches 4 \
-  --etas 1000,2000 --runs merit:gpu,asti -R 5 -p $threads --budget 3 > "$out/nethept.md" 2> "$out/nethept.err"
+timeout 40 $bench -i $data/soc-Epinions1.txt.gz -w wc --name soc-Epinions1 --models IC --batches 16 \
+  --etas 1000,2000 --runs merit:gpu,asti -R 3 -p $threads --budget 2 > "$out/epinions.md" 2> "$out/epinions.err"
+echo "epinions IC exit $?"
+timeout 25 $bench -i $data/soc-Epinions1.txt.gz -w wc --name soc-Epinions1 --models LT --batches 4 \
+  --etas 1000 --runs merit:gpu,asti -R 3 -p $threads --budget 2 > "$out/epinions_lt.md" 2> "$out/epinions_lt.err"
+echo "epinions LT exit $?"
+timeout 30 $bench -i $data/NetHEPT.txt.gz -w wc --name NetHEPT --models IC,LT --batches 4 \
+  --etas 1000 --runs merit:gpu,asti -R 3 -p $threads --budget 2 > "$out/nethept.md" 2> "$out/nethept.err"
 echo "nethept exit $?"
 
 echo "== LiveJournal-sized synthetic graph"
 if [ -n "$gen_pid" ]; then wait "$gen_pid"; fi
 if [ -s "$lj" ]; then
   # MERIT first so its row is in even if ASTI runs out of time; one realization per row.
-  timeout 170 $bench -i "$lj" -w wc --name lj_like --models IC --batches 16 --etas 5000 \
+  left=$((deadline - $(date +%s)))
+  echo "lj_like: ${left} s left"
+  if [ "$left" -lt 20 ]; then echo "no time left for lj_like"; cat "$out"/*.md; exit 0; fi
+  timeout "$left" $bench -i "$lj" -w wc --name lj_like --models IC --batches 16 --etas 5000 \
     --runs merit:gpu,asti -R 1 -p $threads --budget 1 > "$out/lj_like.md" 2> "$out/lj_like.err"
   echo "lj_like exit $?"
 else
