@@ -85,7 +85,6 @@ class cpu_mrr_store final : public mrr_store {
     scratch_cnt_ = cnt_;
     scratch_flags_ = flags_;
     batch_selection result;
-    std::vector<std::uint8_t> chosen_mark;
     for (std::uint32_t i = 0; i < batch; ++i) {
       const std::uint32_t u = argmax(r, result.seeds);
       if (u == no_vertex) break;
