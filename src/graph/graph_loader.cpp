@@ -9,6 +9,7 @@
 
 #include "id_relabel.hpp"
 #include "wildfire/error.hpp"
+#include "wildfire/generators/pa_output.hpp"
 #include "wildfire/graph/binary_format.hpp"
 #include "wildfire/graph/edge_list_parser.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
@@ -202,8 +203,19 @@ csr_graph load_graph(const graph_load_options& options) {
   // Dispatch on the kind of input. New input kinds (e.g. generator specs such as
   // `gen:pa:n=...,d=...`) add a branch here, before the file-based ones.
   csr_graph g;
-  const bool binary = options.format == "binary" || (options.format == "auto" && is_binary_graph_file(options.path));
-  if (binary) {
+  const bool generated = is_pa_spec(options.path);
+  const bool binary = !generated && (options.format == "binary" ||
+                                     (options.format == "auto" && is_binary_graph_file(options.path)));
+  if (generated) {
+    // `gen:pa:n=...,d=...,p=...,seed=...`: a preferential-attachment graph (docs/generators.md).
+    if (options.merge_parallel || weights.kind == weight_kind::file) {
+      throw config_error(options.merge_parallel ? "--merge-parallel" : "--weights",
+                         "does not apply to a generated graph (no parallel edges, no probability column)");
+    }
+    g = generate_pa_input(options.path, options.undirected);
+    assign_model_weights(g, weights.kind == weight_kind::automatic ? parse_weight_spec("wc") : weights,
+                         options.weight_seed);
+  } else if (binary) {
     g = graph_from_binary(options, weights);
   } else {
     g = graph_from_text(options, weights);
