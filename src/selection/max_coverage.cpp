@@ -144,7 +144,7 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
           std::min(result.optimum_upper_bound, result.covered + top_k_sum(counts, options.k, scratch));
     }
     best_element best;
-    if (universe >= (1U << 16) && threads > 1) {
+    if (universe >= (1U << 20) && threads > 1) {  // a parallel region per step pays only on big universes
       std::vector<best_element> partial(static_cast<std::size_t>(threads));
 #pragma omp parallel num_threads(threads)
       {
@@ -170,7 +170,7 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
     const std::uint64_t list_begin = index.offsets[v];
     const std::uint64_t list_end = index.offsets[static_cast<std::size_t>(v) + 1];
     std::uint64_t gained = 0;
-    if (threads > 1 && list_end - list_begin > 4096) {
+    if (threads > 1 && list_end - list_begin > (1U << 15)) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256) reduction(+ : gained)
       for (std::int64_t i = static_cast<std::int64_t>(list_begin); i < static_cast<std::int64_t>(list_end); ++i) {
         const std::uint32_t s = index.sets[static_cast<std::size_t>(i)];

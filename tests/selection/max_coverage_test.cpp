@@ -44,7 +44,7 @@ coverage_selection run(const rr_sets& sets, std::uint32_t universe, std::uint32_
 
 TEST(MaxCoverage, EqualsSerialReferenceAndIsThreadIndependent) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const std::uint32_t universe = seed == 5 ? 70000 : 500;  // 70000: the parallel argmax path
+    const std::uint32_t universe = seed == 5 ? (1U << 20) + 7 : 500;  // 2^20 + 7: the parallel argmax path
     const auto sets = random_sets(universe, 3000, 12, seed);
     const auto expected = reference::greedy_coverage(sets, universe, 20);
     for (const int threads : {1, 2}) {
@@ -60,8 +60,8 @@ TEST(MaxCoverage, EqualsSerialReferenceAndIsThreadIndependent) {
 }
 
 TEST(MaxCoverage, LargeListsUseTheParallelCoverPathAndStayExact) {
-  // One element in every set: its list exceeds the parallel threshold (4096 sets).
-  auto sets = random_sets(2000, 20000, 6, 9);
+  // One element in every other set: its list exceeds the parallel threshold (32768 sets).
+  auto sets = random_sets(2000, 80000, 6, 9);
   rr_sets with_hub;
   for (std::uint64_t s = 0; s < sets.size(); ++s) {
     std::vector<std::uint32_t> set(sets[s].begin(), sets[s].end());
