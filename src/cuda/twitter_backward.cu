@@ -1,0 +1,270 @@
+// Launchers of the backward-phase kernels: upload once, split graphs by size category (thesis
+// Table 6.1), run each category's kernel on its own stream, time with CUDA events.
+#include "cuda/twitter_backward.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cuda/cuda_check.hpp"
+#include "cuda/twitter_backward_kernels.cuh"
+#include "wildfire/error.hpp"
+
+namespace wildfire::cuda {
+
+namespace k = twitter_kernels;
+using twitter::gpu_variant;
+using twitter::graph_category;
+
+namespace {
+
+template <class T>
+struct device_array {
+  T* ptr = nullptr;
+  std::uint64_t size = 0;
+  device_array() = default;
+  device_array(const device_array&) = delete;
+  device_array& operator=(const device_array&) = delete;
+  ~device_array() {
+    if (ptr) cudaFree(ptr);
+  }
+  void allocate(std::uint64_t n) {
+    size = n;
+    WF_CUDA_CHECK(cudaMalloc(&ptr, std::max<std::uint64_t>(n, 1) * sizeof(T)));
+  }
+  void upload(const std::vector<T>& host) {
+    allocate(host.size());
+    if (!host.empty()) WF_CUDA_CHECK(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+};
+
+constexpr int medium_block = 256;
+constexpr int medium_group = 32;
+constexpr int large_block = 512;
+constexpr int large_unroll = 4;
+constexpr int small_block = 32;
+
+}  // namespace
+
+struct twitter_backward_session::impl {
+  std::uint64_t num_graphs = 0, num_nodes = 0, num_edges = 0;
+  device_array<std::uint64_t> graph_offsets, rows;
+  device_array<std::uint32_t> targets, sources;
+  device_array<double> base, influence;
+  device_array<std::uint32_t> indegree, queue, state, stalled, error;
+  // Graph ids per category, and all non-empty graphs (for a variant forced on every graph).
+  std::vector<std::uint32_t> host_lists[4];
+  device_array<std::uint32_t> lists[4], non_empty;
+  std::uint32_t max_n[4] = {0, 0, 0, 0};
+  std::uint32_t max_n_all = 0;
+  cudaStream_t streams[3] = {nullptr, nullptr, nullptr};
+  cudaEvent_t start = nullptr, stop = nullptr, joined[3] = {nullptr, nullptr, nullptr};
+  int max_shared_optin = 48 * 1024;
+
+  k::backward_view view() const {
+    return {graph_offsets.ptr, rows.ptr, targets.ptr, sources.ptr, influence.ptr, indegree.ptr,
+            queue.ptr,         state.ptr, stalled.ptr, error.ptr};
+  }
+
+  void ensure_sources() {
+    if (sources.ptr || num_edges == 0) return;
+    sources.allocate(num_edges);
+    const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>(std::max<std::uint64_t>(num_graphs, 1), 65535));
+    k::build_edge_sources<<<blocks, 128, 0, streams[0]>>>(view(), sources.ptr, num_graphs);
+    WF_CUDA_CHECK(cudaGetLastError());
+    WF_CUDA_CHECK(cudaStreamSynchronize(streams[0]));
+  }
+
+  static unsigned grid_for(std::uint64_t count) {
+    return static_cast<unsigned>(std::min<std::uint64_t>(count, 1u << 30));
+  }
+
+  void launch(gpu_variant variant, const device_array<std::uint32_t>& list, std::uint32_t max_n, cudaStream_t s,
+              bool large) {
+    if (list.size == 0) return;
+    const unsigned grid = grid_for(list.size);
+    const auto count = static_cast<std::uint32_t>(list.size);
+    switch (variant) {
+      case gpu_variant::edge_array:
+        k::backward_edge_array<<<grid, large ? 1024 : small_block, 0, s>>>(view(), list.ptr, count);
+        break;
+      case gpu_variant::vertex_array:
+        k::backward_vertex_array<<<grid, large ? 1024 : medium_block, 0, s>>>(view(), list.ptr, count);
+        break;
+      default: {
+        const std::uint64_t shared_bytes = static_cast<std::uint64_t>(max_n) * sizeof(std::uint32_t);
+        if (!large) {
+          if (shared_bytes <= 48 * 1024) {
+            k::backward_queue_grouped<medium_group, true>
+                <<<grid, medium_block, static_cast<std::size_t>(shared_bytes), s>>>(view(), list.ptr, count);
+          } else {
+            k::backward_queue_grouped<medium_group, false><<<grid, medium_block, 0, s>>>(view(), list.ptr, count);
+          }
+        } else {
+          // In-degrees in shared memory when the largest graph's fit next to the static arrays.
+          constexpr std::uint64_t static_bytes = 3 * 8 * large_block + 2048;
+          if (shared_bytes + static_bytes <= static_cast<std::uint64_t>(max_shared_optin)) {
+            auto kernel = k::backward_queue_balanced<large_block, large_unroll, true>;
+            WF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(shared_bytes)));
+            kernel<<<grid, large_block, static_cast<std::size_t>(shared_bytes), s>>>(view(), list.ptr, count);
+          } else {
+            k::backward_queue_balanced<large_block, large_unroll, false><<<grid, large_block, 0, s>>>(view(), list.ptr, count);
+          }
+        }
+      }
+    }
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+};
+
+twitter_backward_session::twitter_backward_session(const twitter::spreading_graphs& g) : impl_(std::make_unique<impl>()) {
+  impl& d = *impl_;
+  d.num_graphs = g.num_graphs();
+  d.num_nodes = g.num_nodes();
+  d.num_edges = g.num_edges();
+  WF_EXPECTS(d.num_graphs < (1ULL << 32), "input", "at most 2^32 - 1 graphs");
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::uint64_t wanted = d.num_edges * 8 + d.num_nodes * (8 + 8 + 8 + 12) + d.num_graphs * 24;
+  if (wanted > free_bytes) throw resource_error("GPU backward phase", wanted, free_bytes);
+  int device = 0;
+  WF_CUDA_CHECK(cudaGetDevice(&device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&d.max_shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  for (auto& s : d.streams) WF_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  WF_CUDA_CHECK(cudaEventCreate(&d.start));
+  WF_CUDA_CHECK(cudaEventCreate(&d.stop));
+  for (auto& e : d.joined) WF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+
+  d.graph_offsets.upload(g.graph_offsets);
+  d.rows.upload(g.row_offsets);
+  d.targets.upload(g.edge_targets);
+  d.base.upload(g.base);
+  d.influence.allocate(d.num_nodes);
+  d.indegree.allocate(d.num_nodes);
+  d.queue.allocate(d.num_nodes);
+  d.state.allocate(d.num_nodes);
+  d.stalled.allocate(d.num_graphs);
+  d.error.allocate(1);
+  std::vector<std::uint32_t> all;
+  for (std::uint64_t t = 0; t < d.num_graphs; ++t) {
+    const std::uint64_t n = g.graph_size(t);
+    const auto c = static_cast<int>(twitter::categorize(n));
+    d.host_lists[c].push_back(static_cast<std::uint32_t>(t));
+    d.max_n[c] = std::max(d.max_n[c], static_cast<std::uint32_t>(n));
+    if (n > 1) all.push_back(static_cast<std::uint32_t>(t));
+  }
+  for (int c = 0; c < 4; ++c) d.lists[c].upload(d.host_lists[c]);
+  d.non_empty.upload(all);
+  d.max_n_all = std::max({d.max_n[1], d.max_n[2], d.max_n[3]});
+}
+
+twitter_backward_session::~twitter_backward_session() {
+  if (!impl_) return;
+  for (auto s : impl_->streams) {
+    if (s) cudaStreamDestroy(s);
+  }
+  for (auto e : {impl_->start, impl_->stop, impl_->joined[0], impl_->joined[1], impl_->joined[2]}) {
+    if (e) cudaEventDestroy(e);
+  }
+}
+
+double twitter_backward_session::run(gpu_variant variant) {
+  impl& d = *impl_;
+  // The edge array needs COO sources (preparation, outside the timed region as in the thesis).
+  if (variant == gpu_variant::edge_array || (variant == gpu_variant::automatic && d.lists[1].size > 0)) {
+    d.ensure_sources();
+  }
+  cudaStream_t main = d.streams[0];
+  WF_CUDA_CHECK(cudaMemsetAsync(d.error.ptr, 0, sizeof(std::uint32_t), main));
+  WF_CUDA_CHECK(cudaMemsetAsync(d.stalled.ptr, 0, std::max<std::uint64_t>(d.num_graphs, 1) * sizeof(std::uint32_t), main));
+  WF_CUDA_CHECK(cudaEventRecord(d.start, main));
+  // Alg. 2 lines 2-4: I(v) = n_v for every node, Empty graphs included.
+  if (d.num_nodes > 0) {
+    WF_CUDA_CHECK(cudaMemcpyAsync(d.influence.ptr, d.base.ptr, d.num_nodes * sizeof(double), cudaMemcpyDeviceToDevice, main));
+  }
+  WF_CUDA_CHECK(cudaEventRecord(d.joined[0], main));
+  WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[1], d.joined[0], 0));
+  WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[2], d.joined[0], 0));
+  if (variant == gpu_variant::automatic) {
+    // Large first on its own stream: its few long sweeps overlap the many short ones.
+    d.launch(gpu_variant::queue, d.lists[3], d.max_n[3], d.streams[0], true);
+    d.launch(gpu_variant::queue, d.lists[2], d.max_n[2], d.streams[1], false);
+    d.launch(gpu_variant::edge_array, d.lists[1], d.max_n[1], d.streams[2], false);
+  } else {
+    // One variant everywhere; Large graphs get the wide configuration of that variant.
+    d.launch(variant, d.lists[3], d.max_n[3], d.streams[0], true);
+    d.launch(variant, d.lists[2], d.max_n[2], d.streams[1], false);
+    d.launch(variant, d.lists[1], d.max_n[1], d.streams[2], false);
+  }
+  for (int s = 1; s < 3; ++s) {
+    WF_CUDA_CHECK(cudaEventRecord(d.joined[s], d.streams[s]));
+    WF_CUDA_CHECK(cudaStreamWaitEvent(main, d.joined[s], 0));
+  }
+  WF_CUDA_CHECK(cudaEventRecord(d.stop, main));
+  WF_CUDA_CHECK(cudaEventSynchronize(d.stop));
+  float ms = 0.0f;
+  WF_CUDA_CHECK(cudaEventElapsedTime(&ms, d.start, d.stop));
+  std::uint32_t error = 0;
+  WF_CUDA_CHECK(cudaMemcpy(&error, d.error.ptr, sizeof(error), cudaMemcpyDeviceToHost));
+  if (error & 2u) throw input_error("spreading graphs", 0, "an edge target lies outside its graph");
+  if (error & 1u) throw cuda_error("twitter backward: queue overflow (a node was enqueued twice); this is a bug");
+  return ms / 1000.0;
+}
+
+twitter::influence_result twitter_backward_session::result() const {
+  const impl& d = *impl_;
+  twitter::influence_result r;
+  r.influence.resize(d.num_nodes);
+  if (d.num_nodes > 0) {
+    WF_CUDA_CHECK(cudaMemcpy(r.influence.data(), d.influence.ptr, d.num_nodes * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+  std::vector<std::uint32_t> stalled(d.num_graphs);
+  if (d.num_graphs > 0) {
+    WF_CUDA_CHECK(cudaMemcpy(stalled.data(), d.stalled.ptr, d.num_graphs * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  }
+  for (std::uint64_t t = 0; t < d.num_graphs; ++t) {
+    if (stalled[t] == 0) continue;
+    r.num_stalled_nodes += stalled[t];
+    r.cyclic_graphs.push_back(t);
+  }
+  r.num_graphs_with_cycles = r.cyclic_graphs.size();
+  return r;
+}
+
+std::uint64_t twitter_backward_session::resident_bytes() const noexcept {
+  const impl& d = *impl_;
+  return d.num_edges * 4 + (d.num_nodes + 1) * 8 + d.num_nodes * 8 + (d.num_graphs + 1) * 8;
+}
+
+twitter::influence_result twitter_backward(const twitter::spreading_graphs& graphs, gpu_variant variant) {
+  twitter_backward_session session(graphs);
+  const double seconds = session.run(variant);
+  twitter::influence_result r = session.result();
+  r.backward_seconds = seconds;
+  return r;
+}
+
+double measure_copy_bandwidth(std::uint64_t bytes) {
+  device_array<char> a, b;
+  a.allocate(bytes);
+  b.allocate(bytes);
+  WF_CUDA_CHECK(cudaMemset(a.ptr, 1, bytes));
+  cudaEvent_t start = nullptr, stop = nullptr;
+  WF_CUDA_CHECK(cudaEventCreate(&start));
+  WF_CUDA_CHECK(cudaEventCreate(&stop));
+  WF_CUDA_CHECK(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice));  // warm-up
+  constexpr int reps = 10;
+  WF_CUDA_CHECK(cudaEventRecord(start));
+  for (int r = 0; r < reps; ++r) WF_CUDA_CHECK(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice));
+  WF_CUDA_CHECK(cudaEventRecord(stop));
+  WF_CUDA_CHECK(cudaEventSynchronize(stop));
+  float ms = 0.0f;
+  WF_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return 2.0 * static_cast<double>(bytes) * reps / (ms / 1000.0);
+}
+
+}  // namespace wildfire::cuda

@@ -1,0 +1,41 @@
+// Launchers of the GPU backward phase (thesis sec. 6.3): a session uploads the graphs once and
+// times sweeps with data resident, as the thesis's measurements do. g++-includable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "wildfire/twitter/influence.hpp"
+
+namespace wildfire::cuda {
+
+/// Device copy of a spreading-graph set with the category lists and scratch of every variant.
+class twitter_backward_session {
+ public:
+  /// Uploads `graphs` (blocking). Throws resource_error when the device lacks the memory.
+  explicit twitter_backward_session(const twitter::spreading_graphs& graphs);
+  ~twitter_backward_session();
+  twitter_backward_session(const twitter_backward_session&) = delete;
+  twitter_backward_session& operator=(const twitter_backward_session&) = delete;
+
+  /// One backward phase (initialisation, in-degree count, sweep, stalled count) with `variant`
+  /// (`automatic`: edge array for Small, queue for Medium and Large, run concurrently on three
+  /// streams). Blocking; returns the device time in seconds (CUDA events).
+  double run(twitter::gpu_variant variant);
+  /// Influence and stalled nodes of the last run (blocking copy).
+  twitter::influence_result result() const;
+  /// Bytes of graph data on the device (offsets, targets, base), for bandwidth accounting.
+  std::uint64_t resident_bytes() const noexcept;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+/// Uploads, runs one sweep and downloads: backward_gpu() in influence.hpp.
+twitter::influence_result twitter_backward(const twitter::spreading_graphs& graphs, twitter::gpu_variant variant);
+
+/// Device-to-device copy bandwidth in bytes/s (read + write counted), measured on `bytes`.
+double measure_copy_bandwidth(std::uint64_t bytes);
+
+}  // namespace wildfire::cuda

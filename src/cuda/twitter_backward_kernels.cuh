@@ -1,0 +1,295 @@
+// Backward-phase kernels (thesis sec. 6.3): queue per graph (grouped, and edge-balanced for Large
+// graphs), vertex array and edge array. One block per spreading graph; levels are separated by
+// block barriers, never by inter-block waits. Included only by twitter_backward.cu.
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include <cstdint>
+
+namespace wildfire::cuda::twitter_kernels {
+
+struct backward_view {
+  const std::uint64_t* graph_offsets;  // T + 1
+  const std::uint64_t* rows;           // N + 1
+  const std::uint32_t* targets;        // M, graph-local
+  const std::uint32_t* sources;        // M, graph-local COO sources (edge array only)
+  double* influence;                   // N, holds the base values on entry
+  std::uint32_t* indegree;             // N scratch
+  std::uint32_t* queue;                // N scratch: graph t's queue is its own node range
+  std::uint32_t* state;                // N scratch: level at which a node becomes a source
+  std::uint32_t* stalled;              // T: nodes whose in-edges were not all consumed
+  std::uint32_t* error;                // bit 1: queue overflow, bit 2: edge target out of range
+};
+
+inline constexpr std::uint32_t not_ready = 0xffffffffu;
+
+// Influence, queue slots, states and global in-degrees are written by other threads of the block
+// (atomics resolve in L2), so they are read with ld.global.cg, never through a possibly stale L1.
+template <bool Shared>
+__device__ __forceinline__ std::uint32_t load_count(const std::uint32_t* p) {
+  if constexpr (Shared) return *p;
+  else return __ldcg(p);
+}
+
+struct graph_range {
+  std::uint64_t lo;
+  std::uint32_t n;
+};
+
+__device__ __forceinline__ graph_range graph_of(const backward_view& v, std::uint32_t t) {
+  const std::uint64_t lo = v.graph_offsets[t];
+  return {lo, static_cast<std::uint32_t>(v.graph_offsets[t + 1] - lo)};
+}
+
+/// Zeroes and counts the in-degrees of one graph (edges of a graph are contiguous, so the count
+/// walks them coalesced). Ends with a barrier.
+__device__ __forceinline__ void count_indegrees(const backward_view& v, graph_range g, std::uint32_t* indeg) {
+  for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) indeg[i] = 0;
+  __syncthreads();
+  const std::uint64_t end = v.rows[g.lo + g.n];
+  for (std::uint64_t e = v.rows[g.lo] + threadIdx.x; e < end; e += blockDim.x) {
+    const std::uint32_t w = v.targets[e];
+    if (w < g.n) atomicAdd(indeg + w, 1u);
+    else atomicOr(v.error, 2u);
+  }
+  __syncthreads();
+}
+
+/// Writes the number of nodes with unconsumed in-edges of graph t. Starts and ends with a barrier.
+template <bool Shared>
+__device__ __forceinline__ void count_stalled(const backward_view& v, std::uint32_t t, graph_range g,
+                                              const std::uint32_t* indeg, std::uint32_t* s_counter) {
+  __syncthreads();
+  if (threadIdx.x == 0) *s_counter = 0;
+  __syncthreads();
+  std::uint32_t c = 0;
+  for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) c += load_count<Shared>(indeg + i) != 0;
+  if (c) atomicAdd(s_counter, c);
+  __syncthreads();
+  if (threadIdx.x == 0) v.stalled[t] = *s_counter;
+  __syncthreads();
+}
+
+/// Pushes `share` along one edge (u, w): influence, then the in-degree decrement that "removes"
+/// the edge (Alg. 2 line 15); the thread that takes w's in-degree to 0 enqueues w once, when w
+/// has out-edges (the sink never enters a queue, sec. 6.3.4).
+template <bool Shared>
+__device__ __forceinline__ void push_edge(const backward_view& v, graph_range g, std::uint32_t w, double share,
+                                          std::uint32_t* indeg, std::uint32_t* queue, std::uint32_t* s_tail) {
+  atomicAdd(v.influence + g.lo + w, share);
+  if (atomicSub(indeg + w, 1u) == 1u && v.rows[g.lo + w + 1] > v.rows[g.lo + w]) {
+    const std::uint32_t pos = atomicAdd(s_tail, 1u);
+    if (pos < g.n) queue[pos] = w;
+    else atomicOr(v.error, 1u);
+  }
+}
+
+/// Enqueues the initial sources (in-degree 0, out-degree > 0). Ends with a barrier.
+template <bool Shared>
+__device__ __forceinline__ void initial_frontier(const backward_view& v, graph_range g, const std::uint32_t* indeg,
+                                                 std::uint32_t* queue, std::uint32_t* s_tail) {
+  for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) {
+    if (load_count<Shared>(indeg + i) == 0 && v.rows[g.lo + i + 1] > v.rows[g.lo + i]) queue[atomicAdd(s_tail, 1u)] = i;
+  }
+  __syncthreads();
+}
+
+/// Queue per graph with GroupSize threads per frontier node (thesis "AQ", sec. 6.3.2; 8 groups of
+/// 32 for Medium graphs, sec. 7.2.6). One block per listed graph; the in-degrees live in shared
+/// memory (n * 4 bytes of dynamic shared memory) when Shared.
+template <int GroupSize, bool Shared>
+__global__ void backward_queue_grouped(backward_view v, const std::uint32_t* graphs, std::uint32_t num_graphs) {
+  extern __shared__ std::uint32_t s_dynamic[];
+  __shared__ std::uint32_t s_head, s_tail, s_counter;
+  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
+    const std::uint32_t t = graphs[k];
+    const graph_range g = graph_of(v, t);
+    std::uint32_t* indeg = Shared ? s_dynamic : v.indegree + g.lo;
+    std::uint32_t* queue = v.queue + g.lo;
+    if (threadIdx.x == 0) s_head = s_tail = 0;
+    count_indegrees(v, g, indeg);
+    initial_frontier<Shared>(v, g, indeg, queue, &s_tail);
+    const std::uint32_t group = threadIdx.x / GroupSize, lane = threadIdx.x % GroupSize;
+    const std::uint32_t num_groups = blockDim.x / GroupSize;
+    for (;;) {
+      __syncthreads();  // the previous level's enqueues are complete and visible
+      const std::uint32_t head = s_head, tail = s_tail;
+      if (head == tail) break;
+      __syncthreads();  // every thread has read head and tail before thread 0 moves head
+      if (threadIdx.x == 0) s_head = tail;
+      for (std::uint32_t q = head + group; q < tail; q += num_groups) {
+        const std::uint32_t u = __ldcg(queue + q);
+        const std::uint64_t b = v.rows[g.lo + u], e = v.rows[g.lo + u + 1];
+        const double share = __ldcg(v.influence + g.lo + u) / static_cast<double>(e - b);
+        for (std::uint64_t j = b + lane; j < e; j += GroupSize) {
+          const std::uint32_t w = v.targets[j];
+          if (w < g.n) push_edge<Shared>(v, g, w, share, indeg, queue, &s_tail);
+          else atomicOr(v.error, 2u);
+        }
+      }
+    }
+    count_stalled<Shared>(v, t, g, indeg, &s_counter);
+  }
+}
+
+/// Queue per graph with the frontier's edges spread evenly over the block (Merrill-style: a block
+/// scan of the frontier's out-degrees, then each thread takes edges BlockSize apart and finds
+/// their source by binary search). Targets are loaded Unroll at a time before any atomic, so
+/// several loads are in flight per thread. For Large graphs, where the thesis's best kernel was a
+/// block per frontier node (sec. 7.2.4).
+template <int BlockSize, int Unroll, bool Shared>
+__global__ void __launch_bounds__(BlockSize)
+    backward_queue_balanced(backward_view v, const std::uint32_t* graphs, std::uint32_t num_graphs) {
+  using scan_t = cub::BlockScan<unsigned long long, BlockSize>;
+  extern __shared__ std::uint32_t s_dynamic[];
+  __shared__ typename scan_t::TempStorage s_scan;
+  __shared__ unsigned long long s_end[BlockSize];  // inclusive prefix of the chunk's out-degrees
+  __shared__ unsigned long long s_row[BlockSize];
+  __shared__ double s_share[BlockSize];
+  __shared__ std::uint32_t s_head, s_tail, s_counter;
+  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
+    const std::uint32_t t = graphs[k];
+    const graph_range g = graph_of(v, t);
+    std::uint32_t* indeg = Shared ? s_dynamic : v.indegree + g.lo;
+    std::uint32_t* queue = v.queue + g.lo;
+    if (threadIdx.x == 0) s_head = s_tail = 0;
+    count_indegrees(v, g, indeg);
+    initial_frontier<Shared>(v, g, indeg, queue, &s_tail);
+    for (;;) {
+      __syncthreads();
+      const std::uint32_t head = s_head, tail = s_tail;
+      if (head == tail) break;
+      __syncthreads();
+      if (threadIdx.x == 0) s_head = tail;
+      for (std::uint32_t c0 = head; c0 < tail; c0 += BlockSize) {
+        const std::uint32_t count = min(static_cast<std::uint32_t>(BlockSize), tail - c0);
+        unsigned long long degree = 0;
+        if (threadIdx.x < count) {
+          const std::uint32_t u = __ldcg(queue + c0 + threadIdx.x);
+          const std::uint64_t b = v.rows[g.lo + u], e = v.rows[g.lo + u + 1];
+          degree = e - b;
+          s_row[threadIdx.x] = b;
+          s_share[threadIdx.x] = __ldcg(v.influence + g.lo + u) / static_cast<double>(degree);
+        }
+        unsigned long long inclusive = 0, total = 0;
+        scan_t(s_scan).InclusiveSum(degree, inclusive, total);
+        s_end[threadIdx.x] = inclusive;
+        __syncthreads();
+        for (unsigned long long base = 0; base < total; base += static_cast<unsigned long long>(BlockSize) * Unroll) {
+          std::uint32_t w[Unroll];
+          double share[Unroll];
+#pragma unroll
+          for (int r = 0; r < Unroll; ++r) {
+            const unsigned long long x = base + static_cast<unsigned long long>(r) * BlockSize + threadIdx.x;
+            w[r] = not_ready;
+            if (x < total) {
+              std::uint32_t lo = 0, hi = count - 1;  // first slot whose inclusive end exceeds x
+              while (lo < hi) {
+                const std::uint32_t mid = (lo + hi) / 2;
+                if (s_end[mid] > x) hi = mid;
+                else lo = mid + 1;
+              }
+              const unsigned long long offset = x - (lo == 0 ? 0ULL : s_end[lo - 1]);
+              w[r] = v.targets[s_row[lo] + offset];
+              share[r] = s_share[lo];
+            }
+          }
+#pragma unroll
+          for (int r = 0; r < Unroll; ++r) {
+            if (w[r] == not_ready) continue;
+            if (w[r] < g.n) push_edge<Shared>(v, g, w[r], share[r], indeg, queue, &s_tail);
+            else atomicOr(v.error, 2u);
+          }
+        }
+        __syncthreads();  // s_row, s_share, s_end and the scan storage are reused by the next chunk
+      }
+    }
+    count_stalled<Shared>(v, t, g, indeg, &s_counter);
+  }
+}
+
+/// Vertex array (Harish and Narayanan; thesis "VA"): every level checks every node of the graph
+/// for state == level. The thread whose decrement frees a node marks it ready for level + 1.
+__global__ void backward_vertex_array(backward_view v, const std::uint32_t* graphs, std::uint32_t num_graphs) {
+  __shared__ std::uint32_t s_counter;
+  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
+    const std::uint32_t t = graphs[k];
+    const graph_range g = graph_of(v, t);
+    std::uint32_t* indeg = v.indegree + g.lo;
+    std::uint32_t* state = v.state + g.lo;
+    count_indegrees(v, g, indeg);
+    for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) {
+      state[i] = (__ldcg(indeg + i) == 0 && v.rows[g.lo + i + 1] > v.rows[g.lo + i]) ? 0u : not_ready;
+    }
+    for (std::uint32_t level = 0;; ++level) {
+      int active = 0;
+      __syncthreads();  // the states of this level are final
+      for (std::uint32_t u = threadIdx.x; u < g.n; u += blockDim.x) {
+        if (__ldcg(state + u) != level) continue;
+        active = 1;
+        const std::uint64_t b = v.rows[g.lo + u], e = v.rows[g.lo + u + 1];
+        const double share = __ldcg(v.influence + g.lo + u) / static_cast<double>(e - b);
+        for (std::uint64_t j = b; j < e; ++j) {
+          const std::uint32_t w = v.targets[j];
+          if (w >= g.n) {
+            atomicOr(v.error, 2u);
+            continue;
+          }
+          atomicAdd(v.influence + g.lo + w, share);
+          if (atomicSub(indeg + w, 1u) == 1u && v.rows[g.lo + w + 1] > v.rows[g.lo + w]) state[w] = level + 1;
+        }
+      }
+      if (__syncthreads_or(active) == 0) break;
+    }
+    count_stalled<false>(v, t, g, indeg, &s_counter);
+  }
+}
+
+/// Edge array (after Springer; thesis "EA"): every level checks every edge of the graph (COO) for
+/// a source in state == level. Work O(levels * m): meant for Small graphs, as in sec. 7.2.6.
+__global__ void backward_edge_array(backward_view v, const std::uint32_t* graphs, std::uint32_t num_graphs) {
+  __shared__ std::uint32_t s_counter;
+  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
+    const std::uint32_t t = graphs[k];
+    const graph_range g = graph_of(v, t);
+    std::uint32_t* indeg = v.indegree + g.lo;
+    std::uint32_t* state = v.state + g.lo;
+    count_indegrees(v, g, indeg);
+    for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) {
+      state[i] = (__ldcg(indeg + i) == 0 && v.rows[g.lo + i + 1] > v.rows[g.lo + i]) ? 0u : not_ready;
+    }
+    const std::uint64_t e_lo = v.rows[g.lo], e_hi = v.rows[g.lo + g.n];
+    for (std::uint32_t level = 0;; ++level) {
+      int active = 0;
+      __syncthreads();
+      for (std::uint64_t e = e_lo + threadIdx.x; e < e_hi; e += blockDim.x) {
+        const std::uint32_t u = v.sources[e];
+        if (u >= g.n || __ldcg(state + u) != level) continue;
+        active = 1;
+        const std::uint32_t w = v.targets[e];
+        if (w >= g.n) {
+          atomicOr(v.error, 2u);
+          continue;
+        }
+        const double share = __ldcg(v.influence + g.lo + u) / static_cast<double>(v.rows[g.lo + u + 1] - v.rows[g.lo + u]);
+        atomicAdd(v.influence + g.lo + w, share);
+        if (atomicSub(indeg + w, 1u) == 1u && v.rows[g.lo + w + 1] > v.rows[g.lo + w]) state[w] = level + 1;
+      }
+      if (__syncthreads_or(active) == 0) break;
+    }
+    count_stalled<false>(v, t, g, indeg, &s_counter);
+  }
+}
+
+/// COO sources of every edge (graph-local), for the edge array. One block per graph.
+__global__ void build_edge_sources(backward_view v, std::uint32_t* sources, std::uint64_t num_graphs) {
+  for (std::uint64_t t = blockIdx.x; t < num_graphs; t += gridDim.x) {
+    const graph_range g = graph_of(v, static_cast<std::uint32_t>(t));
+    for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) {
+      for (std::uint64_t j = v.rows[g.lo + i]; j < v.rows[g.lo + i + 1]; ++j) sources[j] = i;
+    }
+  }
+}
+
+}  // namespace wildfire::cuda::twitter_kernels
