@@ -27,6 +27,11 @@ struct plus_u64 {
 
 device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budget& budget, cudaStream_t stream)
     : n_(num_vertices), budget_(&budget), stream_(stream) {
+  int device = 0;
+  int sm_count = 0;
+  WF_CUDA_CHECK(cudaGetDevice(&device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  cover_grid_ = static_cast<unsigned>(std::max(sm_count, 1)) * 8;
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
@@ -121,7 +126,10 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
     kernels::argmax_count<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(
         counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
     WF_CUDA_CHECK(cudaGetLastError());
-    kernels::cover_sets<<<blocks_for(store.num_sets() * 32), kernels::cover_block_threads, 0, stream_>>>(
+    // The chosen vertex's list is unknown on the host: a grid of a few blocks per SM strides over
+    // it (a grid sized by the number of sets would spend most of the step scheduling idle blocks).
+    kernels::cover_sets<<<std::min(blocks_for(store.num_sets() * 32), cover_grid_), kernels::cover_block_threads, 0,
+                          stream_>>>(
         best + step, index_offsets_.data(), index_sets_.data(), store.offsets(), store.members(), covered_.data(),
         counts_.data(), flags_.data(), round_used_.data(), per_round, gained + step);
     WF_CUDA_CHECK(cudaGetLastError());

@@ -38,6 +38,7 @@ class device_max_coverage {
   void build_index(const rr_store& store);
 
   std::uint32_t n_;
+  unsigned cover_grid_ = 1;  // blocks of a cover step
   memory_budget* budget_;
   cudaStream_t stream_;
   std::uint64_t index_version_ = ~0ULL;

@@ -137,10 +137,12 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
             std::uint32_t u = 0;
             if (f < total) {
               const std::uint64_t j = owner_begin + (f - owner_exclusive);
-              u = g.in_sources[j];
-              const std::uint32_t bit = 1U << (u & 31);
-              if ((__ldcg(visited + (u >> 5)) & bit) == 0 && ic_edge_live(key, j, g.in_thresholds[j])) {
-                fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
+              // Liveness first: the thresholds stream in coalesced, and only live edges (1 in
+              // in-degree under weighted cascade) read the source and the random-access bitmap.
+              if (ic_edge_live(key, j, g.in_thresholds[j])) {
+                u = g.in_sources[j];
+                const std::uint32_t bit = 1U << (u & 31);
+                if ((__ldcg(visited + (u >> 5)) & bit) == 0) fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
               }
             }
             const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
