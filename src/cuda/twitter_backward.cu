@@ -41,7 +41,7 @@ struct device_array {
 
 constexpr int medium_block = 256;
 constexpr int medium_group = 32;
-constexpr int large_block = 512;
+constexpr int large_block = 1024;
 constexpr int large_unroll = 4;
 constexpr int small_block = 32;
 

@@ -1,0 +1,148 @@
+// Backward phase on an RSG set of the thesis's shape (sec. 7.1.2, Tables 7.1-7.4): sequential
+// CPU, OpenMP and the GPU variants, with the bytes the sweep must move against the measured copy
+// bandwidth. Usage: twitter_backward_bench [--scale S] [--seed N] [--reps R] [--variants a,b]
+#include <fmt/core.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "wildfire/backend.hpp"
+#include "wildfire/error.hpp"
+#include "wildfire/twitter/influence.hpp"
+#include "wildfire/twitter/rsg.hpp"
+#include "wildfire/version.hpp"
+
+#ifdef WF_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "cuda/twitter_backward.hpp"
+#endif
+
+using namespace wildfire;
+using namespace wildfire::twitter;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(a[i])));
+  return worst;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double scale = 0.1;
+  std::uint64_t seed = 1;
+  int reps = 3;
+  std::string variants = "auto,queue,vertex-array";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seed")) seed = std::stoull(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::stoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--variants")) variants = argv[i + 1];
+    else {
+      fmt::print(stderr, "unknown option {}\n", argv[i]);
+      return 2;
+    }
+  }
+  try {
+    rsg_params params;
+    params.seed = seed;
+    params.batches = thesis_rsg_batches(scale);
+    auto t0 = std::chrono::steady_clock::now();
+    const spreading_graphs g = generate_rsg(params);
+    const double generate_seconds = seconds_since(t0);
+    std::uint64_t categories[4] = {0, 0, 0, 0}, category_edges[4] = {0, 0, 0, 0}, max_n = 0, max_m = 0;
+    for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+      const auto c = static_cast<int>(categorize(g.graph_size(t)));
+      const std::uint64_t m = g.row_offsets[g.graph_offsets[t + 1]] - g.row_offsets[g.graph_offsets[t]];
+      ++categories[c];
+      category_edges[c] += m;
+      max_n = std::max(max_n, g.graph_size(t));
+      max_m = std::max(max_m, m);
+    }
+    fmt::print("# twitter_backward_bench (wildfire {} commit {})\n", version_string, git_commit);
+    fmt::print("RSG thesis batches scale {} seed {}: T = {}, N = {}, M = {}, max n = {}, max m = {}\n", scale, seed,
+               g.num_graphs(), g.num_nodes(), g.num_edges(), max_n, max_m);
+    fmt::print("categories (graphs / edges): empty {} / {}, small {} / {}, medium {} / {}, large {} / {}\n",
+               categories[0], category_edges[0], categories[1], category_edges[1], categories[2], category_edges[2],
+               categories[3], category_edges[3]);
+    fmt::print("generated in {:.2f} s with {} threads; {} repetitions per backend (mean reported)\n\n", generate_seconds,
+               omp_get_max_threads(), reps);
+
+    struct row {
+      std::string backend;
+      double seconds;
+      double max_rel_diff;
+    };
+    std::vector<row> rows;
+    influence_result reference;
+    double sequential_seconds = 0.0;
+    for (int r = 0; r < reps; ++r) {
+      reference = backward_sequential(g);
+      sequential_seconds += reference.backward_seconds / reps;
+    }
+    rows.push_back({"CPU sequential (Alg. 2)", sequential_seconds, 0.0});
+    double openmp_seconds = 0.0;
+    influence_result omp_result;
+    for (int r = 0; r < reps; ++r) {
+      omp_result = backward_openmp(g);
+      openmp_seconds += omp_result.backward_seconds / reps;
+    }
+    rows.push_back({fmt::format("CPU OpenMP ({} threads)", omp_get_max_threads()), openmp_seconds,
+                    max_relative_difference(reference.influence, omp_result.influence)});
+
+    // Bytes the sweep must move at least: read every edge target (4 B) and row offset (8 B), read
+    // the base and write the influence (8 + 8 B per node).
+    const double must_move_bytes = 4.0 * g.num_edges() + 8.0 * (g.num_nodes() + 1) + 16.0 * g.num_nodes();
+    double copy_bandwidth = 0.0;
+    std::string device = "none";
+#ifdef WF_HAVE_CUDA
+    if (gpu_available()) {
+      cudaDeviceProp prop{};
+      cudaGetDeviceProperties(&prop, 0);
+      device = prop.name;
+      copy_bandwidth = cuda::measure_copy_bandwidth(std::uint64_t{1} << 30);
+      cuda::twitter_backward_session session(g);
+      std::size_t pos = 0;
+      while (pos <= variants.size()) {
+        std::size_t end = variants.find(',', pos);
+        if (end == std::string::npos) end = variants.size();
+        const gpu_variant v = parse_gpu_variant(variants.substr(pos, end - pos));
+        pos = end + 1;
+        session.run(v);  // warm-up (and the COO build for the edge array)
+        double seconds = 0.0;
+        for (int r = 0; r < reps; ++r) seconds += session.run(v) / reps;
+        const influence_result res = session.result();
+        if (res.num_stalled_nodes != reference.num_stalled_nodes) throw error("GPU stalled nodes differ from the CPU");
+        rows.push_back({fmt::format("GPU {}", to_string(v)), seconds, max_relative_difference(reference.influence, res.influence)});
+      }
+    }
+#endif
+    fmt::print("device: {}; measured device copy bandwidth {:.0f} GB/s; backward phase must move {:.3f} GB\n\n", device,
+               copy_bandwidth / 1e9, must_move_bytes / 1e9);
+    fmt::print("| backend | backward phase (ms) | speedup vs sequential | edges/s | fraction of copy bandwidth | max rel. diff vs sequential |\n");
+    fmt::print("|---|---|---|---|---|---|\n");
+    for (const row& r : rows) {
+      const bool gpu = r.backend.starts_with("GPU");
+      fmt::print("| {} | {:.3f} | {:.1f}x | {:.3g} | {} | {:.1e} |\n", r.backend, r.seconds * 1e3, sequential_seconds / r.seconds,
+                 g.num_edges() / r.seconds,
+                 gpu && copy_bandwidth > 0 ? fmt::format("{:.1f}%", 100.0 * must_move_bytes / r.seconds / copy_bandwidth) : "-",
+                 r.max_rel_diff);
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "twitter_backward_bench: error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,121 @@
+// GPU backward and forward phases against the CPU reference: exact where every share is exactly
+// representable (the worked examples), to 1e-12 relative otherwise, with equal stalled nodes.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "twitter/twitter_fixtures.hpp"
+#include "wildfire/backend.hpp"
+#include "wildfire/twitter/influence.hpp"
+
+namespace wildfire::twitter {
+namespace {
+
+const gpu_variant all_variants[] = {gpu_variant::automatic, gpu_variant::queue, gpu_variant::vertex_array,
+                                    gpu_variant::edge_array};
+
+TEST(TwitterGpu, HandCheckedExamplesExactlyWithEveryVariant) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  for (gpu_variant v : all_variants) {
+    EXPECT_EQ(backward_gpu(testing::worked_example(), v).influence, (std::vector<double>{5.25, 21, 8.5, 4, 11, 6}))
+        << to_string(v);
+    EXPECT_EQ(backward_gpu(testing::diamond_example(), v).influence, (std::vector<double>{24, 11, 6, 8, 5})) << to_string(v);
+    const influence_result c = backward_gpu(testing::cycle_example(), v);
+    EXPECT_EQ(c.influence, (std::vector<double>{6, 9, 3, 4, 5, 7})) << to_string(v);
+    EXPECT_EQ(c.num_stalled_nodes, 3u) << to_string(v);
+  }
+}
+
+TEST(TwitterGpu, MixedSetEqualsCpuWithEveryVariant) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Empty, Small, Medium and Large graphs plus two cyclic ones (mixed_set).
+  const spreading_graphs g = testing::mixed_set(8);
+  const influence_result cpu = backward_sequential(g);
+  for (gpu_variant v : all_variants) {
+    const influence_result gpu = backward_gpu(g, v);
+    EXPECT_EQ(gpu.cyclic_graphs, cpu.cyclic_graphs) << to_string(v);
+    EXPECT_EQ(gpu.num_stalled_nodes, cpu.num_stalled_nodes) << to_string(v);
+    ASSERT_EQ(gpu.influence.size(), cpu.influence.size());
+    std::uint64_t mismatches = 0;
+    for (std::uint64_t i = 0; i < cpu.influence.size(); ++i) {
+      if (!(std::abs(gpu.influence[i] - cpu.influence[i]) <= 1e-12 * std::max(1.0, std::abs(cpu.influence[i])))) {
+        if (mismatches++ == 0) ADD_FAILURE() << to_string(v) << ": node " << i << " cpu " << cpu.influence[i] << " gpu " << gpu.influence[i];
+      }
+    }
+    EXPECT_EQ(mismatches, 0u) << to_string(v);
+    EXPECT_TRUE(verify_influence(g, gpu).ok) << to_string(v);
+  }
+}
+
+TEST(TwitterGpu, IntegerSharesAreExact) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Out-degree 1 everywhere (a random forest pointing to lower ids): every share is an integer,
+  // every partial sum too, so any summation order gives the same bits.
+  std::mt19937_64 rng(4);
+  spreading_graphs g;
+  g.user_ids = {"u"};
+  for (std::uint32_t n : {1u, 2u, 31u, 33u, 500u, 2000u}) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    std::vector<double> base(n);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      base[v] = static_cast<double>(rng() % 1000);
+      if (v > 0) edges.emplace_back(v, static_cast<std::uint32_t>(rng() % v));
+    }
+    append_graph(g, "forest", base, std::vector<std::uint32_t>(n, 0), edges);
+  }
+  const influence_result cpu = backward_sequential(g);
+  for (gpu_variant v : all_variants) EXPECT_EQ(backward_gpu(g, v).influence, cpu.influence) << to_string(v);
+}
+
+TEST(TwitterGpu, ForwardPhaseEqualsCpu) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  const spreading_graphs cpu = forward_sequential(testing::example_follower_graph(), testing::example_log(),
+                                                  testing::example_followers(), testing::example_users());
+  forward_stats stats;
+  const spreading_graphs gpu = forward_gpu(testing::example_follower_graph(), testing::example_log(),
+                                           testing::example_followers(), testing::example_users(), &stats);
+  EXPECT_EQ(gpu.graph_offsets, cpu.graph_offsets);
+  EXPECT_EQ(gpu.row_offsets, cpu.row_offsets);
+  EXPECT_EQ(gpu.edge_targets, cpu.edge_targets);
+  EXPECT_EQ(gpu.base, cpu.base);
+  EXPECT_EQ(stats.unreachable_retweeters, 0u);
+
+  // A random instance: 2000 users with ~40 followers each, 300 tweets of up to 200 participants.
+  std::mt19937_64 rng(17);
+  follower_graph f;
+  std::vector<std::string> users;
+  std::vector<double> followers;
+  const std::uint32_t num_users = 2000;
+  for (std::uint32_t u = 0; u < num_users; ++u) {
+    std::vector<std::uint32_t> row;
+    for (int k = 0; k < 40; ++k) {
+      const auto v = static_cast<std::uint32_t>(rng() % num_users);
+      if (v != u) row.push_back(v);
+    }
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    f.followers.insert(f.followers.end(), row.begin(), row.end());
+    f.offsets.push_back(f.followers.size());
+    users.push_back(std::to_string(u));
+    followers.push_back(static_cast<double>(row.size()));
+  }
+  std::vector<retweet_record> records;
+  std::vector<std::string> tweets;
+  for (std::uint32_t t = 0; t < 300; ++t) {
+    tweets.push_back(std::to_string(t));
+    const auto n = 1 + static_cast<std::uint32_t>(rng() % 200);
+    for (std::uint32_t k = 0; k < n; ++k) records.push_back({t, static_cast<std::uint32_t>(rng() % num_users), static_cast<double>(k)});
+  }
+  retweet_log log;
+  group_retweets(records, tweets, log);
+  forward_stats cpu_stats, gpu_stats;
+  const spreading_graphs a = forward_sequential(f, log, followers, users, &cpu_stats);
+  const spreading_graphs b = forward_gpu(f, log, followers, users, &gpu_stats);
+  EXPECT_EQ(a.row_offsets, b.row_offsets);
+  EXPECT_EQ(a.edge_targets, b.edge_targets);
+  EXPECT_EQ(cpu_stats.unreachable_retweeters, gpu_stats.unreachable_retweeters);
+  EXPECT_GT(a.num_edges(), 1000u);
+}
+
+}  // namespace
+}  // namespace wildfire::twitter
