@@ -8,6 +8,10 @@
 
 #include <omp.h>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 #include "wildfire/generators/pa_generator.hpp"
 #include "wildfire/generators/pa_slot_rule.hpp"
 
@@ -19,12 +23,30 @@ struct pending_vertex {
   pa_progress progress;
 };
 
-/// Segment (round) starting at vertex `first`: about a quarter of the vertices before it, so a
-/// copy lands in the segment being generated with probability <= 1/5 (cuPPA section 3.3: the
-/// waiting queue shrinks as v grows), at least 4096 vertices and at most `max_vertices`.
+/// Segment (round) starting at vertex `first`: as many vertices as precede it (so a copy lands
+/// in the segment being generated with probability <= 1/2, and mostly on a slot already final
+/// because threads advance through the segment together), at least 16384 and at most
+/// `max_vertices`. Few segments keep the barriers few, which matters on busy machines.
 std::uint64_t segment_end(std::uint64_t first, std::uint64_t n, std::uint64_t max_vertices) {
-  const std::uint64_t size = std::clamp<std::uint64_t>(first / 4, 4096, std::max<std::uint64_t>(max_vertices, 1));
+  const std::uint64_t size = std::min(std::max<std::uint64_t>(max_vertices, 1), std::max<std::uint64_t>(first, 16384));
   return std::min(n, first + size);
+}
+
+/// Asks for transparent huge pages: copies read uniformly random slots of the whole array, and
+/// with 4 KiB pages nearly every read is also a TLB miss (twice as slow, and prefetches of
+/// unmapped pages are dropped). Must run before the first touch. A hint only.
+void advise_huge_pages(void* data, std::size_t bytes) {
+#ifdef __linux__
+  constexpr std::uintptr_t huge = 2U << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t aligned = (begin + huge - 1) & ~(huge - 1);
+  if (bytes >= 2 * huge && aligned < begin + bytes) {
+    madvise(reinterpret_cast<void*>(aligned), begin + bytes - aligned, MADV_HUGEPAGE);
+  }
+#else
+  (void)data;
+  (void)bytes;
+#endif
 }
 
 }  // namespace
@@ -38,6 +60,7 @@ pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options,
   graph.out_degree = d;
   graph.targets.resize(static_cast<std::size_t>(n - d) * d);
   std::uint32_t* const targets = graph.targets.data();
+  advise_huge_pages(targets, graph.targets.size() * sizeof(std::uint32_t));
   const std::int64_t num_slots = static_cast<std::int64_t>(graph.targets.size());
   const pa_rule rule{params.seed, d, pa_direct_threshold(params.copy_probability)};
   const int num_threads = options.num_threads > 0 ? options.num_threads : omp_get_max_threads();
@@ -54,6 +77,20 @@ pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options,
     return pa_resume_vertex(rule, v, row, progress, load, [row](std::uint32_t j, std::uint32_t x) {
       std::atomic_ref<std::uint32_t>(row[j]).store(x, std::memory_order_relaxed);
     });
+  };
+
+  // Attempt 0 of every slot is known before its vertex is reached, so the slots that copies will
+  // read are prefetched a few vertices ahead and the random reads overlap.
+  const std::uint64_t prefetch_distance = std::max<std::uint32_t>(2, 16 / d);
+  const auto prefetch = [&](std::uint64_t w) {
+    const auto v = static_cast<std::uint32_t>(w);
+    const std::uint64_t key = pa_vertex_key(rule.seed, v);
+    for (std::uint32_t l = 0; l < std::min<std::uint32_t>(d, 16); ++l) {
+      const pa_draw draw = pa_attempt_draw(rule, key, v, l, 0);
+      if (draw.copy && draw.vertex >= d) {
+        __builtin_prefetch(targets + static_cast<std::size_t>(draw.vertex - d) * d + draw.copied_slot);
+      }
+    }
   };
 
   // Pending counts of the passes, three deep: pass k adds to [k % 3] and thread 0 clears
@@ -75,8 +112,11 @@ pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options,
       const std::uint64_t last = segment_end(first, n, options.max_segment_vertices);
       const std::uint64_t num_blocks = (last - first + block - 1) / block;
       for (std::uint64_t b = tid; b < num_blocks; b += threads) {
+        const std::uint64_t begin = first + b * block;
         const std::uint64_t end = std::min(last, first + (b + 1) * block);
-        for (std::uint64_t v = first + b * block; v < end; ++v) {
+        for (std::uint64_t w = begin; w < std::min(end, begin + prefetch_distance); ++w) prefetch(w);
+        for (std::uint64_t v = begin; v < end; ++v) {
+          if (v + prefetch_distance < end) prefetch(v + prefetch_distance);
           pa_progress progress{0, 0};
           if (!complete(static_cast<std::uint32_t>(v), progress)) {
             pending.push_back({static_cast<std::uint32_t>(v), progress});

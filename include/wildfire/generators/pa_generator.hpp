@@ -14,7 +14,7 @@ namespace wildfire {
 struct pa_cpu_options {
   int num_threads = 0;                          // 0: the OpenMP default
   std::uint32_t block_vertices = 256;           // round-robin unit dealt to threads
-  std::uint32_t max_segment_vertices = 1U << 20;  // cap of one segment (SRRP round)
+  std::uint32_t max_segment_vertices = 1U << 22;  // cap of one segment (SRRP round)
 };
 
 /// How a run went: rounds (segments), resolve passes over the pending vertices and the largest
