@@ -38,7 +38,11 @@ timeout 30 $bench --device cpu --threads 16 -n 1e6,1e7 -d 1,4,16 -p 0.5,0.9,0 --
 echo "cpu small exit $?"
 timeout 60 $bench --device cpu --threads 16 -n 1e8 -d 1,4,16 -p 0.5,0.9,0 --reps 1 > "$out/cpu16_1e8.md" 2>&1
 echo "cpu 1e8 exit $?"
+# Two threads on the quiet device host: the "2 cores" rows (igraph's anchor is n = 1e6, m = 5).
+timeout 40 $bench --device cpu --threads 2 -n 1e6,1e7 -d 1,4,5,16 -p 0.5 --reps 3 > "$out/cpu2.md" 2>&1
+echo "cpu 2 threads exit $?"
 { cat "$out/cpu16_small.md"; grep '^| cpu' "$out/cpu16_1e8.md"; } > "$out/cpu_bench.md"
+cat "$out/cpu2.md"
 cat "$out/cpu_bench.md"
 
 echo "== CLI on the GPU with --verify"
