@@ -4,6 +4,7 @@
 #include "wildfire/graph/graph_loader.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <numeric>
 #include <parallel/algorithm>
 
@@ -204,8 +205,12 @@ csr_graph load_graph(const graph_load_options& options) {
   // `gen:pa:n=...,d=...`) add a branch here, before the file-based ones.
   csr_graph g;
   const bool generated = is_pa_spec(options.path);
+  // Only regular files are probed for the magic: reading it from a pipe would consume it.
+  std::error_code not_regular;
   const bool binary = !generated && (options.format == "binary" ||
-                                     (options.format == "auto" && is_binary_graph_file(options.path)));
+                                     (options.format == "auto" &&
+                                      std::filesystem::is_regular_file(options.path, not_regular) &&
+                                      is_binary_graph_file(options.path)));
   if (generated) {
     // `gen:pa:n=...,d=...,p=...,seed=...`: a preferential-attachment graph (docs/generators.md).
     if (options.merge_parallel || weights.kind == weight_kind::file) {

@@ -1,6 +1,7 @@
 // gzread handles plain and gzip files alike; we read in large blocks and check every error path.
 #include "wildfire/util/file_reader.hpp"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <cerrno>
@@ -22,8 +23,15 @@ bool is_gzip_file(const std::string& path) {
 std::string read_file_bytes(const std::string& path) {
   std::unique_ptr<FILE, int (*)(FILE*)> probe(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!probe) throw input_error(path, 0, std::string("cannot open file: ") + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(::fileno(probe.get()), &info) == 0 && S_ISDIR(info.st_mode)) {
+    throw input_error(path, 0, "is a directory, not a graph file");
+  }
+  // Pipes and other streams go through gzread, which reads them sequentially (plain or gzip);
+  // probing their magic bytes first would consume them.
+  const bool regular = S_ISREG(info.st_mode);
   std::string bytes;
-  if (!is_gzip_file(path)) {
+  if (regular && !is_gzip_file(path)) {
     std::fseek(probe.get(), 0, SEEK_END);
     const long size = std::ftell(probe.get());
     std::fseek(probe.get(), 0, SEEK_SET);
@@ -45,8 +53,10 @@ std::string read_file_bytes(const std::string& path) {
     const int got = gzread(gz.get(), bytes.data() + old, static_cast<unsigned>(block));
     if (got < 0) {
       int code = 0;
-      const char* message = gzerror(gz.get(), &code);
-      throw input_error(path, 0, std::string("corrupt gzip data: ") + message);
+      std::string message = gzerror(gz.get(), &code);
+      // zlib prefixes the path; the error names the file already.
+      if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+      throw input_error(path, 0, "corrupt gzip data: " + message);
     }
     bytes.resize(old + static_cast<std::size_t>(got));
     if (got == 0) break;

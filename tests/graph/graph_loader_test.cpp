@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <sys/stat.h>
+#include <thread>
 
 #include "graph_test_util.hpp"
 #include "wildfire/error.hpp"
@@ -90,6 +92,28 @@ TEST(GraphLoader, MissingFileNamesTheFile) {
     EXPECT_EQ(e.line(), 0U);
     EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
   }
+}
+
+TEST(GraphLoader, DirectoryIsAnError) {
+  test::temp_dir dir;
+  try {
+    load(dir.path(""));
+    FAIL();
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GraphLoader, ReadsGzipFromAPipe) {
+  // A FIFO cannot be probed for magic bytes without consuming them: it is streamed through zlib.
+  test::temp_dir dir;
+  const std::string fifo = dir.path("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string bytes = test::read_all(data("tiny_snap.txt.gz"));
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
+  const csr_graph g = load(fifo);
+  writer.join();
+  EXPECT_EQ(original_edges(g), original_edges(load(data("tiny_snap.txt"))));
 }
 
 TEST(GraphLoader, EmptyFileIsAnError) {
