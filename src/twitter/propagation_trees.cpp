@@ -1,6 +1,7 @@
 // Twitter15/16 propagation trees (Ma, Gao and Wong, ACL 2017): one file per source tweet, lines
 // "['uid', 'tweet id', 'delay']->['uid', 'tweet id', 'delay']", read from the archive or a folder.
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <numeric>
 #include <unordered_map>
@@ -48,12 +49,18 @@ tree_node parse_tuple(std::string_view text, const std::string& file, std::uint6
   return node;
 }
 
-/// One tree file -> one spreading graph. Users are the nodes; local ids follow (time, first
-/// appearance), the root's child first. A line's back edge child -> parent is kept only when the
-/// parent comes earlier in that order: spreading only goes forward in time (thesis sec. 2.3.1,
-/// assumption 5), which also keeps the graph acyclic although the raw trees repeat users.
-void add_tree(spreading_graphs& g, user_table& users, std::string tweet_id, std::string_view bytes,
-              const std::string& file, read_stats& stats) {
+/// One tree file parsed: users in local order, back edges between local ids, dropped lines.
+struct parsed_tree {
+  std::vector<std::string_view> users;  // local order: (time, first appearance), publisher first
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  read_stats stats;
+};
+
+/// Users are the nodes; local ids follow (time, first appearance), the root's child first. A
+/// line's back edge child -> parent is kept only when the parent comes earlier in that order:
+/// spreading only goes forward in time (thesis sec. 2.3.1, assumption 5), which also keeps the
+/// graph acyclic although the raw trees repeat users. Pure: runs in parallel over files.
+parsed_tree parse_tree(std::string_view bytes, const std::string& file) {
   std::unordered_map<std::string_view, std::uint32_t> index;  // user -> first-appearance order
   std::vector<std::string_view> names;
   std::vector<double> time;
@@ -94,19 +101,49 @@ void add_tree(spreading_graphs& g, user_table& users, std::string tweet_id, std:
   });
   std::vector<std::uint32_t> rank(n);
   for (std::uint32_t k = 0; k < n; ++k) rank[order[k]] = k;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  parsed_tree tree;
   for (const auto& [child, parent] : lines) {
     if (child == parent) {
-      ++stats.self_loops_dropped;
+      ++tree.stats.self_loops_dropped;
     } else if (rank[parent] > rank[child]) {
-      ++stats.late_parent_edges_dropped;
+      ++tree.stats.late_parent_edges_dropped;
     } else {
-      edges.emplace_back(rank[child], rank[parent]);
+      tree.edges.emplace_back(rank[child], rank[parent]);
     }
   }
-  std::vector<std::uint32_t> node_user(n);
-  for (std::uint32_t k = 0; k < n; ++k) node_user[k] = users.intern(names[order[k]]);
-  stats.repeated_edges_dropped += append_graph(g, std::move(tweet_id), std::vector<double>(n, 1.0), node_user, std::move(edges));
+  tree.users.resize(n);
+  for (std::uint32_t k = 0; k < n; ++k) tree.users[k] = names[order[k]];
+  return tree;
+}
+
+/// Parses every (tweet id, bytes, name) in parallel, then appends in order; the first failing
+/// file (in that order) is the error reported.
+void add_trees(spreading_graphs& g, user_table& users, const std::vector<std::string>& tweets,
+               const std::vector<std::string_view>& contents, const std::vector<std::string>& names, read_stats& stats) {
+  const std::size_t count = tweets.size();
+  std::vector<parsed_tree> trees(count);
+  std::vector<std::exception_ptr> errors(count);
+#pragma omp parallel for schedule(dynamic, 8)
+  for (std::int64_t k = 0; k < static_cast<std::int64_t>(count); ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    try {
+      trees[i] = parse_tree(contents[i], names[i]);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    parsed_tree& t = trees[i];
+    std::vector<std::uint32_t> node_user(t.users.size());
+    for (std::size_t k = 0; k < t.users.size(); ++k) node_user[k] = users.intern(t.users[k]);
+    stats.self_loops_dropped += t.stats.self_loops_dropped;
+    stats.late_parent_edges_dropped += t.stats.late_parent_edges_dropped;
+    stats.repeated_edges_dropped +=
+        append_graph(g, tweets[i], std::vector<double>(t.users.size(), 1.0), node_user, std::move(t.edges));
+  }
 }
 
 /// "…/tree/123.txt" -> "123" when the path is a tree file, else "".
@@ -122,28 +159,42 @@ spreading_graphs read_propagation_trees(const std::string& path, read_stats* sta
   read_stats stats;
   spreading_graphs g;
   user_table users;
-  std::vector<std::pair<std::string, std::string>> files;  // (tweet id, file path) for folders
+  std::vector<std::string> tweets, names;
+  std::vector<std::string_view> contents;
+  std::vector<std::string> file_bytes;  // folder input: owns the contents
+  std::string archive_bytes;            // archive input: owns the contents
   if (std::filesystem::is_directory(path)) {
     std::filesystem::path dir = path;
     if (std::filesystem::is_directory(dir / "tree")) dir /= "tree";
+    std::vector<std::pair<std::string, std::string>> files;  // (tweet id, file path)
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.is_regular_file() && entry.path().extension() == ".txt") {
         files.emplace_back(entry.path().stem().string(), entry.path().string());
       }
     }
     std::sort(files.begin(), files.end());
-    for (const auto& [tweet, file] : files) add_tree(g, users, tweet, read_file_bytes(file), file, stats);
+    for (const auto& [tweet, file] : files) {
+      tweets.push_back(tweet);
+      names.push_back(file);
+      file_bytes.push_back(read_file_bytes(file));
+    }
+    for (const auto& bytes : file_bytes) contents.emplace_back(bytes);
   } else {
-    const std::string bytes = read_file_bytes(path);
-    auto entries = detail::read_tar_entries(bytes, path);
+    archive_bytes = read_file_bytes(path);
+    auto entries = detail::read_tar_entries(archive_bytes, path);
     std::vector<std::pair<std::string, std::size_t>> trees;
     for (std::size_t k = 0; k < entries.size(); ++k) {
       if (std::string id = tree_tweet_id(entries[k].path); !id.empty()) trees.emplace_back(std::move(id), k);
     }
     if (trees.empty()) throw input_error(path, 0, "no tree/<tweet id>.txt members: not a Twitter15/16 archive");
     std::sort(trees.begin(), trees.end());
-    for (const auto& [tweet, k] : trees) add_tree(g, users, tweet, entries[k].data, path + ":" + entries[k].path, stats);
+    for (const auto& [tweet, k] : trees) {
+      tweets.push_back(tweet);
+      names.push_back(path + ":" + entries[k].path);
+      contents.push_back(entries[k].data);
+    }
   }
+  add_trees(g, users, tweets, contents, names, stats);
   if (g.num_graphs() == 0) throw input_error(path, 0, "no propagation trees found");
   g.user_ids = users.ids();
   if (stats_out) *stats_out = stats;
