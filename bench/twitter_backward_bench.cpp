@@ -38,6 +38,28 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
   return worst;
 }
 
+/// Kahn levels of graph t (the longest source-to-sink path plus one): the number of dependent
+/// steps any level-synchronous sweep of it needs.
+std::uint64_t level_count(const spreading_graphs& g, std::uint64_t t) {
+  const std::uint64_t lo = g.graph_offsets[t], n = g.graph_size(t);
+  std::vector<std::uint32_t> indeg(n, 0), level(n, 0), queue;
+  for (std::uint64_t j = g.row_offsets[lo]; j < g.row_offsets[lo + n]; ++j) ++indeg[g.edge_targets[j]];
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (indeg[v] == 0) queue.push_back(v);
+  }
+  std::uint64_t levels = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const std::uint32_t u = queue[head];
+    levels = std::max<std::uint64_t>(levels, level[u] + 1);
+    for (std::uint64_t j = g.row_offsets[lo + u]; j < g.row_offsets[lo + u + 1]; ++j) {
+      const std::uint32_t w = g.edge_targets[j];
+      level[w] = std::max(level[w], level[u] + 1);
+      if (--indeg[w] == 0) queue.push_back(w);
+    }
+  }
+  return levels;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,13 +84,14 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     const spreading_graphs g = generate_rsg(params);
     const double generate_seconds = seconds_since(t0);
-    std::uint64_t categories[4] = {0, 0, 0, 0}, category_edges[4] = {0, 0, 0, 0}, max_n = 0, max_m = 0;
+    std::uint64_t categories[4] = {0, 0, 0, 0}, category_edges[4] = {0, 0, 0, 0}, max_n = 0, max_m = 0, largest = 0;
     for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
       const auto c = static_cast<int>(categorize(g.graph_size(t)));
       const std::uint64_t m = g.row_offsets[g.graph_offsets[t + 1]] - g.row_offsets[g.graph_offsets[t]];
       ++categories[c];
       category_edges[c] += m;
       max_n = std::max(max_n, g.graph_size(t));
+      if (m > max_m) largest = t;
       max_m = std::max(max_m, m);
     }
     fmt::print("# twitter_backward_bench (wildfire {} commit {})\n", version_string, git_commit);
@@ -77,6 +100,8 @@ int main(int argc, char** argv) {
     fmt::print("categories (graphs / edges): empty {} / {}, small {} / {}, medium {} / {}, large {} / {}\n",
                categories[0], category_edges[0], categories[1], category_edges[1], categories[2], category_edges[2],
                categories[3], category_edges[3]);
+    fmt::print("largest graph (by edges): {} levels (the dependent steps of a level-synchronous sweep)\n",
+               g.num_graphs() > 0 ? level_count(g, largest) : 0);
     fmt::print("generated in {:.2f} s with {} threads; {} repetitions per backend (mean reported)\n\n", generate_seconds,
                omp_get_max_threads(), reps);
 
