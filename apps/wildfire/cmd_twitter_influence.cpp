@@ -22,7 +22,7 @@ using namespace wildfire::twitter;
 struct options {
   std::string input, format = "auto", follower_graph, retweets, followers, tu_base = "auto";
   bool follower_first = false;
-  std::string device = "cpu", gpu_variant_name = "auto", on_cycle = "report", rank_by = "total", output;
+  std::string device = "auto", gpu_variant_name = "auto", on_cycle = "report", rank_by = "total", output;
   int threads = 0;
   std::uint64_t top = 20;
   bool csv = false, verify = false;

@@ -89,3 +89,25 @@ TEST(TwitterCli, GeneratedRsgReadsBackAndVerifies) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TwitterCli, CyclesAreReportedOrRejected) {
+  const auto dir = std::filesystem::temp_directory_path() / ("wf_twitter_cyc_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "c_graph_indicator.txt") << "0\n0\n0\n";
+  std::ofstream(dir / "c_node_labels.txt") << "p, 1\nx, 2\ny, 3\n";
+  std::ofstream(dir / "c_A.txt") << "1, 2\n2, 1\n";  // x <-> y: neither ever settles
+  const std::string prefix = (dir / "c").string();
+  const run_result report = run_cli("twitter-influence -i " + prefix);
+  const run_result reject = run_cli("twitter-influence -i " + prefix + " --on-cycle error");
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  const auto json = nlohmann::json::parse(report.output);
+  EXPECT_EQ(json["StalledNodes"], 2);
+  EXPECT_EQ(json["GraphsWithCycles"], 1);
+  EXPECT_NE(reject.exit_code, 0);
+  EXPECT_NE(reject.output.find("have cycles"), std::string::npos) << reject.output;
+}
+
+}  // namespace
