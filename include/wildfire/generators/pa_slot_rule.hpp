@@ -101,15 +101,17 @@ struct pa_progress {
 template <class Load, class Store>
 WF_HOST_DEVICE inline bool pa_resume_vertex(const pa_rule& rule, std::uint32_t v, const std::uint32_t* row,
                                             pa_progress& progress, Load&& load, Store&& store) {
+  // Locals, not `progress`: stores to `row` could alias it and force reloads in the hot loop.
   const std::uint32_t d = rule.out_degree;
   const std::uint64_t key = pa_vertex_key(rule.seed, v);
-  for (std::uint32_t slot = progress.slot; slot < d; ++slot) {
-    for (std::uint32_t attempt = progress.attempt;; ++attempt) {
+  std::uint32_t attempt = progress.attempt;
+  for (std::uint32_t slot = progress.slot; slot < d; ++slot, attempt = 0) {
+    for (;; ++attempt) {
       const pa_draw draw = pa_attempt_draw(rule, key, v, slot, attempt);
       std::uint32_t candidate = draw.vertex;
       if (draw.copy && draw.vertex >= d) {
         candidate = load(draw.vertex, draw.copied_slot);
-        if (candidate == pa_unresolved) {
+        if (candidate == pa_unresolved) [[unlikely]] {
           progress = pa_progress{slot, attempt};
           return false;
         }
@@ -121,9 +123,8 @@ WF_HOST_DEVICE inline bool pa_resume_vertex(const pa_rule& rule, std::uint32_t v
         break;
       }
     }
-    progress.attempt = 0;
   }
-  progress.slot = d;
+  progress = pa_progress{d, 0};
   return true;
 }
 
