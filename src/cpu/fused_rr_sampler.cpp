@@ -92,7 +92,7 @@ std::uint64_t fused_rr_sampler::expand_ic() {
     edges += end - begin;
     std::uint32_t waiting = 0;
     for (std::uint32_t w = 0; w < words_; ++w) waiting += static_cast<std::uint32_t>(std::popcount(mask[w]));
-    if (waiting <= 2) {
+    if (waiting <= 8) {
       for (std::uint32_t w = 0; w < words_; ++w) {
         for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
           const std::uint64_t bit = bits & (~bits + 1);
@@ -116,16 +116,7 @@ std::uint64_t fused_rr_sampler::expand_ic() {
       for (std::uint32_t w = 0; w < words_; ++w) {
         std::uint64_t candidates = mask[w] & ~seen[w];
         if (candidates == 0) continue;
-        std::uint64_t keep = 0;
-        if (threshold == always_live_threshold) {
-          keep = candidates;
-        } else {
-          while (candidates != 0) {
-            const int b = std::countr_zero(candidates);
-            if (ic_edge_live(keys_[w * 64 + static_cast<std::uint32_t>(b)], j, threshold)) keep |= std::uint64_t{1} << b;
-            candidates &= candidates - 1;
-          }
-        }
+        const std::uint64_t keep = ic_live_colours(&keys_[w * 64], j, threshold, candidates);
         if (keep != 0) discover(u, w, keep);
       }
     }

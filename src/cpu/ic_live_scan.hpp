@@ -12,6 +12,11 @@ namespace wildfire::cpu {
 std::uint64_t ic_live_mask(std::uint64_t key, std::uint64_t first_edge, const std::uint32_t* thresholds,
                            std::uint32_t count) noexcept;
 
+/// Bit b of the result is set iff bit b of `candidates` is set and edge `edge` is live in the
+/// world with key keys[b] (one edge, up to 64 colours: the fused traversal's per-edge draw).
+std::uint64_t ic_live_colours(const std::uint64_t* keys, std::uint64_t edge, std::uint32_t threshold,
+                              std::uint64_t candidates) noexcept;
+
 /// "avx512" or "scalar": the kernel ic_live_mask dispatches to on this CPU.
 const char* ic_live_mask_kernel() noexcept;
 

@@ -195,13 +195,13 @@ TEST_P(WikiVote, RrEstimateAgreesWithMonteCarlo) {
   params.model = GetParam();
   params.seed = 2718;
   auto collection = make_rr_collection(cpu_config(2), g, params);
-  constexpr std::uint64_t theta = 200000;
+  constexpr std::uint64_t theta = 100000;
   collection->generate(0, theta);
   const double f = static_cast<double>(collection->coverage(seeds)) / theta;
   const double rr = g.num_vertices * f;
   const double rr_se = g.num_vertices * std::sqrt(f * (1 - f) / theta);
   auto simulator = make_spread_simulator(cpu_config(2), g, params);
-  const auto mc = simulator->estimate(seeds, std::uint64_t{1} << 41, 20000);
+  const auto mc = simulator->estimate(seeds, std::uint64_t{1} << 41, 8000);
   // Joint interval: 4 standard errors of the difference of two independent estimates.
   EXPECT_NEAR(rr, mc.mean, 4 * std::hypot(rr_se, mc.standard_error)) << "rr " << rr << " mc " << mc.mean;
   EXPECT_GT(mc.mean, 20.0);

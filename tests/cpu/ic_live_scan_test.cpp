@@ -32,3 +32,25 @@ TEST(IcLiveScan, EqualsScalarRule) {
 
 }  // namespace
 }  // namespace wildfire
+
+namespace wildfire {
+namespace {
+
+TEST(IcLiveScan, ColoursEqualScalarRule) {
+  std::mt19937_64 rng(2);
+  std::vector<std::uint64_t> keys(64);
+  for (int trial = 0; trial < 4000; ++trial) {
+    for (auto& k : keys) k = rng();
+    const std::uint64_t edge = rng() % (std::uint64_t{1} << 40);
+    const auto kind = trial % 5;
+    const std::uint32_t threshold = kind == 0 ? 0 : kind == 1 ? always_live_threshold : static_cast<std::uint32_t>(rng());
+    const std::uint64_t candidates = trial % 7 == 0 ? ~std::uint64_t{0} : rng() & rng();
+    std::uint64_t expected = 0;
+    for (int b = 0; b < 64; ++b)
+      if ((candidates >> b & 1) && ic_edge_live(keys[static_cast<std::size_t>(b)], edge, threshold)) expected |= std::uint64_t{1} << b;
+    ASSERT_EQ(cpu::ic_live_colours(keys.data(), edge, threshold, candidates), expected) << "trial " << trial;
+  }
+}
+
+}  // namespace
+}  // namespace wildfire
