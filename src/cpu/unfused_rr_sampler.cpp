@@ -71,7 +71,13 @@ std::uint64_t unfused_rr_sampler::sample(std::uint64_t first_id, std::uint32_t c
       }
       queue_.assign(roots_.begin(), roots_.end());
       edges += traverse(round_sample_key(key, round));
-      std::sort(queue_.begin(), queue_.end());
+      if (queue_.size() <= 24) {
+        // Most weighted-cascade sets are a handful of vertices: insertion sort beats introsort.
+        for (std::size_t i = 1; i < queue_.size(); ++i)
+          for (std::size_t j = i; j > 0 && queue_[j - 1] > queue_[j]; --j) std::swap(queue_[j - 1], queue_[j]);
+      } else {
+        std::sort(queue_.begin(), queue_.end());
+      }
       const std::uint32_t base = round * n;
       if (base == 0) {
         out.members.insert(out.members.end(), queue_.begin(), queue_.end());
