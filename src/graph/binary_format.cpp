@@ -128,8 +128,9 @@ std::uint64_t segments_checksum(const std::vector<segment>& segments) {
   return h;
 }
 
-/// Sizes `v` to `count` elements, first advising transparent huge pages for its buffer: filling
-/// fresh memory costs mostly page faults, and 2 MiB pages take 512 times fewer. Advice only.
+/// Sizes `v` to `count` elements, first advising transparent huge pages for its buffer and
+/// populating its pages: filling fresh memory costs mostly page faults, and 2 MiB pages take 512
+/// times fewer. Advice only: failures are harmless.
 template <class T>
 void resize_for_bulk_read(std::vector<T>& v, std::size_t count) {
   v.reserve(count);
@@ -140,6 +141,15 @@ void resize_for_bulk_read(std::vector<T>& v, std::size_t count) {
     const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1), hi = (begin + bytes) & ~(huge - 1);
     if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
   }
+#ifdef MADV_POPULATE_WRITE
+  // One call maps every page instead of one fault per 4 KiB page (Linux 5.14+; else ignored).
+  constexpr std::uintptr_t page = 4096;
+  if (bytes >= 16 * page) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t lo = (begin + page - 1) & ~(page - 1), hi = (begin + bytes) & ~(page - 1);
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
+  }
+#endif
   v.resize(count);
 }
 
