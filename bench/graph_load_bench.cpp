@@ -311,7 +311,7 @@ int main(int argc, char** argv) {
   fmt::print("\nparse: parse_edge_list on the uncompressed bytes in memory; text load: load_graph on the "
              "uncompressed file (read, parse, relabel, CSR in both directions, weights); MB/CPU-s: parse MB per "
              "CPU-second of all threads (robust on a shared machine); gzip load: the same "
-             "from the .gz; .wfg load: load_graph on the binary file (reads, CRC-32, CSR checks). Peak RSS "
+             "from the .gz; .wfg load: load_graph on the binary file (reads, checksum, CSR checks). Peak RSS "
              "is that of the child process doing the load.\n");
   if (!markdown_path.empty()) std::ofstream(markdown_path) << table;
   return 0;
