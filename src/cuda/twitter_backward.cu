@@ -62,6 +62,20 @@ struct twitter_backward_session::impl {
   cudaEvent_t start = nullptr, stop = nullptr, joined[3] = {nullptr, nullptr, nullptr};
   int max_shared_optin = 48 * 1024;
 
+  impl() = default;
+  impl(const impl&) = delete;
+  impl& operator=(const impl&) = delete;
+  // Here rather than in the session's destructor, so a constructor that throws half-way releases
+  // the streams and events it made.
+  ~impl() {
+    for (auto s : streams) {
+      if (s) cudaStreamDestroy(s);
+    }
+    for (auto e : {start, stop, joined[0], joined[1], joined[2]}) {
+      if (e) cudaEventDestroy(e);
+    }
+  }
+
   k::backward_view view() const {
     return {graph_offsets.ptr, rows.ptr, targets.ptr, sources.ptr, influence.ptr, indegree.ptr,
             queue.ptr,         state.ptr, stalled.ptr, error.ptr};
@@ -160,18 +174,13 @@ twitter_backward_session::twitter_backward_session(const twitter::spreading_grap
   d.max_n_all = std::max({d.max_n[1], d.max_n[2], d.max_n[3]});
 }
 
-twitter_backward_session::~twitter_backward_session() {
-  if (!impl_) return;
-  for (auto s : impl_->streams) {
-    if (s) cudaStreamDestroy(s);
-  }
-  for (auto e : {impl_->start, impl_->stop, impl_->joined[0], impl_->joined[1], impl_->joined[2]}) {
-    if (e) cudaEventDestroy(e);
-  }
-}
+twitter_backward_session::~twitter_backward_session() = default;
 
-double twitter_backward_session::run(gpu_variant variant) {
+double twitter_backward_session::run(gpu_variant variant, int only) {
   impl& d = *impl_;
+  WF_EXPECTS(only >= -1 && only <= 3, "category", "expected -1 (all) or a category 0..3");
+  static const device_array<std::uint32_t> no_graphs;
+  auto list = [&](int c) -> const device_array<std::uint32_t>& { return only < 0 || only == c ? d.lists[c] : no_graphs; };
   // The edge array needs COO sources (preparation, outside the timed region as in the thesis).
   if (variant == gpu_variant::edge_array || (variant == gpu_variant::automatic && d.lists[1].size > 0)) {
     d.ensure_sources();
@@ -189,14 +198,14 @@ double twitter_backward_session::run(gpu_variant variant) {
   WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[2], d.joined[0], 0));
   if (variant == gpu_variant::automatic) {
     // Large first on its own stream: its few long sweeps overlap the many short ones.
-    d.launch(gpu_variant::queue, d.lists[3], d.max_n[3], d.streams[0], true);
-    d.launch(gpu_variant::queue, d.lists[2], d.max_n[2], d.streams[1], false);
-    d.launch(gpu_variant::edge_array, d.lists[1], d.max_n[1], d.streams[2], false);
+    d.launch(gpu_variant::queue, list(3), d.max_n[3], d.streams[0], true);
+    d.launch(gpu_variant::queue, list(2), d.max_n[2], d.streams[1], false);
+    d.launch(gpu_variant::edge_array, list(1), d.max_n[1], d.streams[2], false);
   } else {
     // One variant everywhere; Large graphs get the wide configuration of that variant.
-    d.launch(variant, d.lists[3], d.max_n[3], d.streams[0], true);
-    d.launch(variant, d.lists[2], d.max_n[2], d.streams[1], false);
-    d.launch(variant, d.lists[1], d.max_n[1], d.streams[2], false);
+    d.launch(variant, list(3), d.max_n[3], d.streams[0], true);
+    d.launch(variant, list(2), d.max_n[2], d.streams[1], false);
+    d.launch(variant, list(1), d.max_n[1], d.streams[2], false);
   }
   for (int s = 1; s < 3; ++s) {
     WF_CUDA_CHECK(cudaEventRecord(d.joined[s], d.streams[s]));

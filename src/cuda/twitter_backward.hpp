@@ -20,8 +20,9 @@ class twitter_backward_session {
 
   /// One backward phase (initialisation, in-degree count, sweep, stalled count) with `variant`
   /// (`automatic`: edge array for Small, queue for Medium and Large, run concurrently on three
-  /// streams). Blocking; returns the device time in seconds (CUDA events).
-  double run(twitter::gpu_variant variant);
+  /// streams). Blocking; returns the device time in seconds (CUDA events). With `only` set, only
+  /// the graphs of that size category are swept (per-category timings, thesis Table 7.4).
+  double run(twitter::gpu_variant variant, int only = -1);
   /// Influence and stalled nodes of the last run (blocking copy).
   twitter::influence_result result() const;
   /// Bytes of graph data on the device (offsets, targets, base), for bandwidth accounting.
