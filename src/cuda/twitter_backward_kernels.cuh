@@ -72,13 +72,15 @@ __device__ __forceinline__ void count_stalled(const backward_view& v, std::uint3
 }
 
 /// Pushes `share` along one edge (u, w): influence, then the in-degree decrement that "removes"
-/// the edge (Alg. 2 line 15); the thread that takes w's in-degree to 0 enqueues w once, when w
-/// has out-edges (the sink never enters a queue, sec. 6.3.4).
+/// the edge (Alg. 2 line 15); the thread that takes w's in-degree to 0 enqueues w, exactly once.
+/// Unlike the thesis's rule (sec. 6.3.4) a sink is enqueued too: testing its out-degree here would
+/// put a dependent global load on every level's critical path, while dequeuing a node without
+/// out-edges does nothing (its share is never used).
 template <bool Shared>
 __device__ __forceinline__ void push_edge(const backward_view& v, graph_range g, std::uint32_t w, double share,
                                           std::uint32_t* indeg, std::uint32_t* queue, std::uint32_t* s_tail) {
   atomicAdd(v.influence + g.lo + w, share);
-  if (atomicSub(indeg + w, 1u) == 1u && v.rows[g.lo + w + 1] > v.rows[g.lo + w]) {
+  if (atomicSub(indeg + w, 1u) == 1u) {
     const std::uint32_t pos = atomicAdd(s_tail, 1u);
     if (pos < g.n) queue[pos] = w;
     else atomicOr(v.error, 1u);
@@ -121,6 +123,7 @@ __global__ void backward_queue_grouped(backward_view v, const std::uint32_t* gra
       for (std::uint32_t q = head + group; q < tail; q += num_groups) {
         const std::uint32_t u = __ldcg(queue + q);
         const std::uint64_t b = v.rows[g.lo + u], e = v.rows[g.lo + u + 1];
+        if (e == b) continue;  // a sink: nothing to pass on
         const double share = __ldcg(v.influence + g.lo + u) / static_cast<double>(e - b);
         for (std::uint64_t j = b + lane; j < e; j += GroupSize) {
           const std::uint32_t w = v.targets[j];
@@ -170,7 +173,7 @@ __global__ void __launch_bounds__(BlockSize)
           const std::uint64_t b = v.rows[g.lo + u], e = v.rows[g.lo + u + 1];
           degree = e - b;
           s_row[threadIdx.x] = b;
-          s_share[threadIdx.x] = __ldcg(v.influence + g.lo + u) / static_cast<double>(degree);
+          s_share[threadIdx.x] = degree ? __ldcg(v.influence + g.lo + u) / static_cast<double>(degree) : 0.0;
         }
         unsigned long long inclusive = 0, total = 0;
         scan_t(s_scan).InclusiveSum(degree, inclusive, total);
