@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <limits>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "cuda/fused_sampler.hpp"
 #include "cuda/max_coverage.hpp"
 #include "cuda/rr_batch.hpp"
+#include "cuda/streamed_coverage.hpp"
 #include "cuda/warp_sampler.hpp"
 
 namespace wildfire::cuda {
@@ -61,7 +64,8 @@ int select_device(int gpu_id) {
 
 class cuda_rr_collection final : public rr_collection {
  public:
-  cuda_rr_collection(const backend_config& config, const csr_graph& graph, const sampling_params& params)
+  cuda_rr_collection(const backend_config& config, const csr_graph& graph, const sampling_params& params,
+                     rr_representation representation)
       : device_(select_device(config.gpu_id)),
         params_(params),
         requested_(config.traversal),
@@ -69,7 +73,10 @@ class cuda_rr_collection final : public rr_collection {
         budget_(config.memory_budget_bytes),
         graph_(graph, budget_, stream_.get()),
         store_(budget_),
-        selector_(checked_universe(graph, params), budget_, stream_.get()) {
+        selector_(checked_universe(graph, params), budget_, stream_.get()),
+        representation_(representation),
+        chunk_(budget_),
+        residual_(budget_) {
     WF_EXPECTS(params.mean_roots >= 1.0, "mean_roots", "the mean number of roots must be at least 1");
     WF_EXPECTS(requested_ != traversal_kind::unfused, "--sampler",
                "the GPU traversals are warp and fused (unfused is the CPU's)");
@@ -81,47 +88,59 @@ class cuda_rr_collection final : public rr_collection {
     if (requested_ == traversal_kind::automatic && (params.model == diffusion_model::lt || params.rounds > 1)) {
       use_fused_ = false;
     }
+    WF_EXPECTS(params.rounds == 1 || representation_ != rr_representation::streamed, "representation",
+               "the streamed representation holds single-round sets");
+    if (params.rounds > 1) representation_ = rr_representation::flat;
+    if (representation_ == rr_representation::streamed) start_streaming();
   }
 
   void generate(std::uint64_t first_id, std::uint64_t count) override {
     const auto start = std::chrono::steady_clock::now();
-    if (!use_fused_.has_value() && count > 0) {
-      // Pilot: the first sets of the request, sampled by the warp path (kept: they are canonical).
-      const std::uint64_t pilot = std::min(count, pilot_samples);
-      const std::uint64_t before = store_.num_members();
-      sample_warp(first_id, pilot);
-      const double mean = static_cast<double>(store_.num_members() - before) / static_cast<double>(pilot);
-      use_fused_ = mean >= fused_min_mean_size;
-      first_id += pilot;
-      count -= pilot;
-    }
     if (count > 0) {
-      if (*use_fused_) {
-        if (!fused_) fused_ = std::make_unique<fused_sampler>(graph_.view(), params_, colours_, budget_, stream_.get());
-        const std::uint64_t before = store_.num_members();
-        fused_->sample(first_id, count, store_);
-        members_generated_ += store_.num_members() - before;
-        sets_generated_ += count;
+      if (!ranges_.empty() && ranges_.back().first + ranges_.back().second == first_id) {
+        ranges_.back().second += count;
       } else {
-        sample_warp(first_id, count);
+        ranges_.emplace_back(first_id, count);
       }
+    }
+    if (!streamed_) {
+      if (!use_fused_.has_value() && count > 0) {
+        const std::uint64_t pilot = std::min(count, pilot_samples);
+        sample_into(store_, first_id, pilot);
+        first_id += pilot;
+        count -= pilot;
+      }
+      if (representation_ == rr_representation::automatic && count > 0 && flat_would_overflow(count)) {
+        start_streaming();
+      }
+    }
+    if (streamed_) {
+      stream_generate(first_id, count);
+    } else {
+      sample_into(store_, first_id, count);
     }
     ++version_;
     sampling_seconds_ += seconds_since(start);
   }
 
-  std::uint64_t size() const override { return store_.num_sets(); }
-  std::uint64_t num_members() const override { return store_.num_members(); }
+  std::uint64_t size() const override { return streamed_ ? stream_sets_ : store_.num_sets(); }
+  std::uint64_t num_members() const override { return streamed_ ? stream_members_ : store_.num_members(); }
 
   void clear() override {
     selector_.drop_index();
     store_.clear();
+    ranges_.clear();
+    if (streamed_) {
+      stream_sets_ = 0;
+      stream_members_ = 0;
+      WF_CUDA_CHECK(cudaMemsetAsync(stream_counts_.data(), 0, stream_counts_.bytes(), stream_.get()));
+    }
     ++version_;
   }
 
   coverage_selection select(std::uint32_t k) override {
     const auto start = std::chrono::steady_clock::now();
-    coverage_selection result = selector_.select(store_, version_, k);
+    coverage_selection result = streamed_ ? streamed_select(k) : selector_.select(store_, version_, k);
     selection_seconds_ += seconds_since(start);
     return result;
   }
@@ -131,16 +150,27 @@ class cuda_rr_collection final : public rr_collection {
     WF_EXPECTS(num_vertices == graph_.num_vertices(), "num_vertices", "does not match the collection's graph");
     WF_EXPECTS(rounds == params_.rounds, "--rounds",
                "the collection holds " + std::to_string(params_.rounds) + "-round sets, not " + std::to_string(rounds));
+    if (streamed_) return select(k_per_round);  // single round: equal to select (see rr_collection.hpp)
     const auto start = std::chrono::steady_clock::now();
     coverage_selection result = selector_.select(store_, version_, k_per_round, rounds);
     selection_seconds_ += seconds_since(start);
     return result;
   }
 
-  std::uint64_t coverage(std::span<const std::uint32_t> seeds) override { return selector_.coverage(store_, seeds); }
+  std::uint64_t coverage(std::span<const std::uint32_t> seeds) override {
+    if (!streamed_) return selector_.coverage(store_, seeds);
+    std::uint64_t covered = 0;
+    for_each_chunk(0, stream_sets_, [&] { covered += selector_.coverage(chunk_, seeds); });
+    chunk_.release();
+    return covered;
+  }
 
   rr_sets copy_sets(std::uint64_t first, std::uint64_t count) const override {
-    WF_EXPECTS(first + count <= store_.num_sets(), "count", "copy_sets asks for sets beyond those held");
+    WF_EXPECTS(first + count <= size(), "count", "copy_sets asks for sets beyond those held");
+    if (streamed_) {
+      // Regeneration writes only scratch storage: the held sets, as observed, do not change.
+      return const_cast<cuda_rr_collection*>(this)->regenerate_copy(first, count);
+    }
     rr_sets out;
     out.offsets.resize(count + 1);
     WF_CUDA_CHECK(cudaMemcpyAsync(out.offsets.data(), store_.offsets() + first, (count + 1) * sizeof(std::uint64_t),
@@ -165,7 +195,7 @@ class cuda_rr_collection final : public rr_collection {
     s.sampling_seconds = sampling_seconds_;
     s.selection_seconds = selection_seconds_;
     s.peak_bytes = budget_.peak_bytes();
-    s.representation = "flat";
+    s.representation = streamed_ ? "streamed" : "flat";
     if (warp_ && fused_) {
       s.traversal = "warp+fused";
     } else if (fused_) {
@@ -182,15 +212,166 @@ class cuda_rr_collection final : public rr_collection {
   }
   std::uint64_t sets_generated() const noexcept { return sets_generated_; }
 
-  void sample_warp(std::uint64_t first_id, std::uint64_t count) {
+  /// Samples ids [first_id, first_id + count) into `target` with the traversal in use (deciding
+  /// it by a pilot of warp-sampled sets, kept, on the first call); counts them as generated.
+  void sample_into(rr_store& target, std::uint64_t first_id, std::uint64_t count) {
+    if (count == 0) return;
+    if (!use_fused_.has_value()) {
+      // Pilot: the first sets of the request, sampled by the warp path (kept: they are canonical).
+      const std::uint64_t pilot = std::min(count, pilot_samples);
+      const std::uint64_t before = target.num_members();
+      sample_warp(target, first_id, pilot);
+      const double mean = static_cast<double>(target.num_members() - before) / static_cast<double>(pilot);
+      use_fused_ = mean >= fused_min_mean_size;
+      first_id += pilot;
+      count -= pilot;
+    }
+    if (count == 0) return;
+    if (*use_fused_) {
+      if (!fused_) fused_ = std::make_unique<fused_sampler>(graph_.view(), params_, colours_, budget_, stream_.get());
+      const std::uint64_t before = target.num_members();
+      fused_->sample(first_id, count, target);
+      members_generated_ += target.num_members() - before;
+      sets_generated_ += count;
+    } else {
+      sample_warp(target, first_id, count);
+    }
+  }
+
+  double mean_set_size() const noexcept {
+    return sets_generated_ == 0 ? 8.0 : static_cast<double>(members_generated_) / static_cast<double>(sets_generated_);
+  }
+
+  /// True when `count` more sets of the mean size so far would not fit flat: members, their
+  /// vertex-to-sets index (the same size) and half again for the store's geometric growth.
+  bool flat_would_overflow(std::uint64_t count) const noexcept {
+    const double members = static_cast<double>(store_.num_members()) + mean_set_size() * static_cast<double>(count);
+    const double needed = members * sizeof(std::uint32_t) * 2.5 + static_cast<double>(store_.num_sets() + count) * 9.0;
+    return needed > static_cast<double>(budget_.available_bytes() + store_.bytes());
+  }
+
+  /// Switches to the streamed representation: the sets held so far are folded into the counts
+  /// and their storage freed (their ids stay in ranges_).
+  void start_streaming() {
+    streamer_ = std::make_unique<streamed_coverage>(graph_.num_vertices(), budget_, stream_.get());
+    stream_counts_ = device_buffer<std::uint32_t>(budget_, std::max<std::uint32_t>(graph_.num_vertices(), 1),
+                                                  "streamed coverage counts");
+    WF_CUDA_CHECK(cudaMemsetAsync(stream_counts_.data(), 0, stream_counts_.bytes(), stream_.get()));
+    streamer_->add_counts(store_, stream_counts_.data());
+    stream_sets_ = store_.num_sets();
+    stream_members_ = store_.num_members();
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    selector_.drop_index();
+    store_.release();
+    streamed_ = true;
+  }
+
+  /// Sets per regenerated chunk: about a sixth of the free budget, at least one set.
+  std::uint64_t chunk_sets() const noexcept {
+    const double room = static_cast<double>(budget_.available_bytes() + chunk_.bytes()) / 6.0 / sizeof(std::uint32_t);
+    const double sets = room / (1.5 * mean_set_size());
+    return static_cast<std::uint64_t>(std::clamp(sets, 1.0, static_cast<double>(warp_batch_samples)));
+  }
+
+  void stream_generate(std::uint64_t first_id, std::uint64_t count) {
+    for (std::uint64_t done = 0; done < count;) {
+      const std::uint64_t chunk = std::min(count - done, sets_generated_ == 0 ? pilot_samples : chunk_sets());
+      chunk_.clear();
+      sample_into(chunk_, first_id + done, chunk);
+      streamer_->add_counts(chunk_, stream_counts_.data());
+      stream_sets_ += chunk;
+      stream_members_ += chunk_.num_members();
+      done += chunk;
+    }
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    chunk_.release();
+  }
+
+  /// Regenerates held sets [first, first + count) chunk by chunk into chunk_ (not counted as
+  /// generated) and calls `visit` after each chunk.
+  template <class Visit>
+  void for_each_chunk(std::uint64_t first, std::uint64_t count, Visit&& visit) {
+    const std::uint64_t saved_sets = sets_generated_;
+    const std::uint64_t saved_members = members_generated_;
+    std::uint64_t index = 0;  // held-set index where the current range starts
+    for (const auto& [range_first, range_count] : ranges_) {
+      const std::uint64_t lo = std::max(first, index);
+      const std::uint64_t hi = std::min(first + count, index + range_count);
+      for (std::uint64_t at = lo; at < hi;) {
+        const std::uint64_t chunk = std::min(hi - at, chunk_sets());
+        chunk_.clear();
+        sample_into(chunk_, range_first + (at - index), chunk);
+        visit();
+        at += chunk;
+      }
+      index += range_count;
+      if (index >= first + count) break;
+    }
+    sets_generated_ = saved_sets;
+    members_generated_ = saved_members;
+  }
+
+  rr_sets regenerate_copy(std::uint64_t first, std::uint64_t count) {
+    rr_sets out;
+    out.offsets.assign(1, 0);
+    for_each_chunk(first, count, [&] {
+      const std::uint64_t sets = chunk_.num_sets();
+      std::vector<std::uint64_t> offsets(sets + 1);
+      std::vector<std::uint32_t> members(chunk_.num_members());
+      WF_CUDA_CHECK(cudaMemcpyAsync(offsets.data(), chunk_.offsets(), offsets.size() * sizeof(std::uint64_t),
+                                    cudaMemcpyDeviceToHost, stream_.get()));
+      if (!members.empty()) {
+        WF_CUDA_CHECK(cudaMemcpyAsync(members.data(), chunk_.members(), members.size() * sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToHost, stream_.get()));
+      }
+      WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      const std::uint64_t base = out.members.size();
+      for (std::uint64_t i = 1; i <= sets; ++i) out.offsets.push_back(base + offsets[i]);
+      out.members.insert(out.members.end(), members.begin(), members.end());
+    });
+    chunk_.release();
+    return out;
+  }
+
+  /// Greedy over the streamed sets: seed 1 from the counts; one regeneration pass keeps the sets
+  /// it leaves uncovered (residual_); the flat greedy on those, with seed 1 preselected, gives
+  /// steps 2..k. Equal to the flat greedy (streamed_coverage.hpp).
+  coverage_selection streamed_select(std::uint32_t k) {
+    WF_EXPECTS(k >= 1, "-k", "k must be at least 1");
+    WF_EXPECTS(stream_sets_ < std::numeric_limits<std::uint32_t>::max(), "theta",
+               "at most 2^32 - 2 RR sets can be selected over");
+    const std::uint32_t first_seed = streamer_->argmax(stream_counts_.data());
+    const std::uint64_t first_top = streamer_->top_sum(stream_counts_.data(), k, stream_sets_);
+    selector_.drop_index();
+    residual_.clear();
+    std::uint64_t first_gain = 0;
+    for_each_chunk(0, stream_sets_, [&] { first_gain += streamer_->split(chunk_, first_seed, residual_); });
+    chunk_.release();
+    const std::uint32_t pre[1] = {first_seed};
+    const coverage_selection rest =
+        selector_.select(residual_, ++residual_version_ | (std::uint64_t{1} << 63), k, 1, true, pre);
+    selector_.drop_index();
+    residual_.release();
+    coverage_selection result;
+    result.seeds.push_back(first_seed);
+    result.marginal_coverage.push_back(first_gain);
+    result.seeds.insert(result.seeds.end(), rest.seeds.begin(), rest.seeds.end());
+    result.marginal_coverage.insert(result.marginal_coverage.end(), rest.marginal_coverage.begin(),
+                                    rest.marginal_coverage.end());
+    result.covered = first_gain + rest.covered;
+    result.optimum_upper_bound = std::min({first_top, first_gain + rest.optimum_upper_bound, stream_sets_});
+    return result;
+  }
+
+  void sample_warp(rr_store& target, std::uint64_t first_id, std::uint64_t count) {
     if (!warp_) warp_ = std::make_unique<warp_sampler>(graph_.view(), params_, budget_, stream_.get());
     for (std::uint64_t done = 0; done < count;) {
       const std::uint64_t batch = std::min(warp_batch_samples, count - done);
       const double expected = sets_generated_ == 0 ? 8.0 : static_cast<double>(members_generated_) / sets_generated_;
-      const std::uint64_t before = store_.num_members();
+      const std::uint64_t before = target.num_members();
       warp_->sample(first_id + done, batch, expected, staging_);
-      store_.append_staged(staging_, stream_.get());
-      members_generated_ += store_.num_members() - before;
+      target.append_staged(staging_, stream_.get());
+      members_generated_ += target.num_members() - before;
       sets_generated_ += batch;
       done += batch;
     }
@@ -205,6 +386,16 @@ class cuda_rr_collection final : public rr_collection {
   device_graph graph_;
   rr_store store_;
   device_max_coverage selector_;
+  rr_representation representation_;
+  bool streamed_ = false;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;  // (first id, count) of the held sets
+  std::unique_ptr<streamed_coverage> streamer_;
+  device_buffer<std::uint32_t> stream_counts_;  // streamed: sets holding each vertex
+  rr_store chunk_;                               // streamed: regenerated sets, one chunk at a time
+  rr_store residual_;                            // streamed: sets the first seed leaves uncovered
+  std::uint64_t stream_sets_ = 0;
+  std::uint64_t stream_members_ = 0;
+  std::uint64_t residual_version_ = 0;
   rr_staging staging_;
   std::unique_ptr<warp_sampler> warp_;
   std::unique_ptr<fused_sampler> fused_;
@@ -220,7 +411,12 @@ class cuda_rr_collection final : public rr_collection {
 
 std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
                                                        const sampling_params& params) {
-  return std::make_unique<cuda_rr_collection>(config, graph, params);
+  return std::make_unique<cuda_rr_collection>(config, graph, params, rr_representation::automatic);
+}
+
+std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
+                                                       const sampling_params& params, rr_representation representation) {
+  return std::make_unique<cuda_rr_collection>(config, graph, params, representation);
 }
 
 }  // namespace wildfire::cuda

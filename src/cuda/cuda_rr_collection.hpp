@@ -20,4 +20,17 @@ namespace wildfire::cuda {
 std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
                                                        const sampling_params& params);
 
+/// How the collection holds its sets (`collection_stats::representation`):
+/// - `flat`: every set's sorted members in device memory (fastest selection);
+/// - `streamed`: per-vertex coverage counts only; selection regenerates the sets from their sample
+///   ids once per select and keeps the sets the first greedy seed leaves uncovered (the dense
+///   regime, where flat storage does not fit; docs/gpu.md);
+/// - `automatic`: flat while the flat store and its index are projected to fit the budget, then
+///   streamed from the generate call that would not fit (the sets so far are folded into counts).
+/// Both give the same sets (copy_sets), counts and greedy results.
+enum class rr_representation { automatic, flat, streamed };
+
+std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
+                                                       const sampling_params& params, rr_representation representation);
+
 }  // namespace wildfire::cuda

@@ -78,7 +78,8 @@ void device_max_coverage::build_index(const rr_store& store) {
 }
 
 coverage_selection device_max_coverage::select(const rr_store& store, std::uint64_t store_version, std::uint32_t k,
-                                               std::uint32_t rounds, bool want_bound) {
+                                               std::uint32_t rounds, bool want_bound,
+                                               std::span<const std::uint32_t> preselected) {
   WF_EXPECTS(k >= 1, "-k", "k must be at least 1");
   WF_EXPECTS(rounds >= 1 && n_ % rounds == 0, "--rounds",
              "the universe must hold the same number of elements in every round");
@@ -88,7 +89,9 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
     build_index(store);
     index_version_ = store_version;
   }
-  const std::uint64_t wanted = std::min<std::uint64_t>(std::uint64_t{k} * rounds, n_);
+  WF_EXPECTS(preselected.empty() || (rounds == 1 && preselected.size() <= std::min<std::uint64_t>(k, n_)), "preselected",
+             "preselected seeds need one round and at most k of them");
+  const std::uint64_t wanted = std::min<std::uint64_t>(std::uint64_t{k} * rounds, n_) - preselected.size();
   const std::uint64_t top = std::min<std::uint64_t>(k, n_);
   const std::uint32_t per_round = n_ / rounds;
   const bool bound = want_bound && rounds == 1;
@@ -102,6 +105,16 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   WF_CUDA_CHECK(cudaMemcpyAsync(counts_.data(), base_counts_.data(), base_counts_.bytes(), cudaMemcpyDeviceToDevice,
                                 stream_));
   WF_CUDA_CHECK(cudaMemsetAsync(flags_.data(), 0, flags_.bytes(), stream_));
+  if (!preselected.empty()) {
+    static constexpr std::uint8_t one = 1;
+    for (const std::uint32_t s : preselected) {
+      WF_EXPECTS(s < n_, "preselected", "seed id " + std::to_string(s) + " is outside the universe");
+      WF_CUDA_CHECK(cudaMemcpyAsync(flags_.data() + s, &one, 1, cudaMemcpyHostToDevice, stream_));
+    }
+    const auto used = static_cast<std::uint32_t>(preselected.size());
+    WF_CUDA_CHECK(cudaMemcpyAsync(round_used_.data(), &used, sizeof(used), cudaMemcpyHostToDevice, stream_));
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // `used` lives on this stack frame
+  }
   if (store.num_sets() > 0) WF_CUDA_CHECK(cudaMemsetAsync(covered_.data(), 0, store.num_sets(), stream_));
 
   // Counts never exceed the number of sets, so the sort needs only that many low bits.

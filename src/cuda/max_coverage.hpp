@@ -25,8 +25,13 @@ class device_max_coverage {
   /// is computed when `want_bound`; otherwise (and always with several rounds, as on the CPU) it
   /// is the number of sets. The element-to-sets index is rebuilt only when the store changed
   /// (`store_version`). Blocks once, at the end.
+  /// `preselected` (one round only): seeds already chosen by the caller, whose sets the store no
+  /// longer holds (the streamed representation's residual); they are never picked again, the
+  /// greedy runs the remaining min(k, universe) - preselected.size() steps, and the result lists
+  /// only those steps (the bound's top-k still sums k counts).
   coverage_selection select(const rr_store& store, std::uint64_t store_version, std::uint32_t k,
-                            std::uint32_t rounds = 1, bool want_bound = true);
+                            std::uint32_t rounds = 1, bool want_bound = true,
+                            std::span<const std::uint32_t> preselected = {});
 
   /// Sets of the store holding at least one of `seeds` (encoded ids < universe). Blocks.
   std::uint64_t coverage(const rr_store& store, std::span<const std::uint32_t> seeds);

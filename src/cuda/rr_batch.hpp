@@ -55,6 +55,15 @@ class rr_store {
     num_sets_ = 0;
     num_members_ = 0;
   }
+  /// Empties the store and frees its member and scratch arrays (the caller has synchronised any
+  /// kernel reading them); the offsets keep their room.
+  void release() noexcept {
+    clear();
+    members_.reset();
+    batch_offsets_.reset();
+    gathered_.reset();
+    sort_scratch_.reset();
+  }
 
  private:
   memory_budget* budget_;

@@ -1,0 +1,86 @@
+// Kernels of the streamed RR representation (see streamed_coverage.hpp): member counts, argmax
+// with ties to the lowest id, and the split of a regenerated chunk by membership of one seed.
+// Included only by streamed_coverage.cu.
+#pragma once
+
+#include <cstdint>
+
+namespace wildfire::cuda::kernels::streamed {
+
+inline constexpr unsigned block_threads = 256;
+
+__device__ __forceinline__ std::uint64_t thread_id() {
+  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ std::uint64_t thread_count() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
+
+/// counts[v] += 1 for every member (a set holds a vertex at most once).
+__global__ void add_counts(const std::uint32_t* members, std::uint64_t num_members, std::uint32_t* counts) {
+  for (std::uint64_t i = thread_id(); i < num_members; i += thread_count()) atomicAdd(counts + members[i], 1U);
+}
+
+/// best = max over v of (counts[v] << 32 | ~v): the largest count, lowest id on ties.
+__global__ void argmax(const std::uint32_t* counts, std::uint32_t n, unsigned long long* best) {
+  unsigned long long mine = 0;
+  for (std::uint64_t v = thread_id(); v < n; v += thread_count()) {
+    const unsigned long long packed =
+        (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
+    if (packed > mine) mine = packed;
+  }
+  for (unsigned delta = 16; delta > 0; delta >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
+    if (other > mine) mine = other;
+  }
+  if ((threadIdx.x & 31) == 0 && mine != 0) atomicMax(best, mine);
+}
+
+/// sum of sorted_desc[0 .. k) into *sum (one block).
+__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
+  unsigned long long mine = 0;
+  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
+  for (unsigned delta = 16; delta > 0; delta >>= 1) mine += __shfl_down_sync(0xffffffffU, mine, delta);
+  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(sum, mine);
+}
+
+/// Thread per set: kept[i] = 0 when sorted set i holds `seed` (binary search), else its size;
+/// kept[count] = 0 for the scan. `hits` counts the sets holding the seed.
+__global__ void split_sizes(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t count,
+                            std::uint32_t seed, std::uint64_t* kept, unsigned long long* hits) {
+  for (std::uint64_t i = thread_id(); i <= count; i += thread_count()) {
+    if (i == count) {
+      kept[i] = 0;
+      continue;
+    }
+    std::uint64_t lo = offsets[i];
+    std::uint64_t hi = offsets[i + 1];
+    const std::uint64_t size = hi - lo;
+    while (lo < hi) {  // first member >= seed
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (members[mid] < seed) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    const bool holds = lo < offsets[i + 1] && members[lo] == seed;
+    kept[i] = holds ? 0 : size;
+    if (holds) atomicAdd(hits, 1ULL);
+  }
+}
+
+/// Warp per set: copies the kept sets' members to their scanned place in the residual and
+/// appends the residual's set ends (`base`: its member count before this chunk).
+__global__ void gather_kept(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t count,
+                            const std::uint64_t* kept_offsets, std::uint64_t base, std::uint32_t* out_members,
+                            std::uint64_t* out_offsets_end) {
+  const unsigned lane = threadIdx.x & 31;
+  for (std::uint64_t i = thread_id() >> 5; i < count; i += thread_count() >> 5) {
+    const std::uint64_t to = kept_offsets[i];
+    const std::uint64_t size = kept_offsets[i + 1] - to;
+    const std::uint64_t from = offsets[i];
+    for (std::uint64_t j = lane; j < size; j += 32) out_members[to + j] = members[from + j];
+    if (lane == 0) out_offsets_end[1 + i] = base + kept_offsets[i + 1];
+  }
+}
+
+}  // namespace wildfire::cuda::kernels::streamed
