@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cpu/lt_cumulative.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/selection/max_coverage.hpp"
@@ -54,6 +55,7 @@ cpu_rr_collection::cpu_rr_collection(const backend_config& config, const csr_gra
   stats_.representation = "flat";
   stats_.traversal = fused_ ? "fused" : "unfused";
   workers_.resize(static_cast<std::size_t>(threads_));
+  if (params.model == diffusion_model::lt) lt_cumulative_ = build_lt_cumulative(graph);
 }
 
 void cpu_rr_collection::check_budget(std::uint64_t more_sets) const {
@@ -78,8 +80,8 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
   {
     const int t = omp_get_thread_num();
     worker& me = workers_[static_cast<std::size_t>(t)];
-    if (fused_ && !me.fused) me.fused = std::make_unique<fused_rr_sampler>(graph_, params_, config_.colours);
-    if (!fused_ && !me.unfused) me.unfused = std::make_unique<unfused_rr_sampler>(graph_, params_);
+    if (fused_ && !me.fused) me.fused = std::make_unique<fused_rr_sampler>(graph_, params_, config_.colours, &lt_cumulative_);
+    if (!fused_ && !me.unfused) me.unfused = std::make_unique<unfused_rr_sampler>(graph_, params_, &lt_cumulative_);
     me.arena.clear();
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(num_blocks); ++b) {

@@ -46,6 +46,7 @@ class cpu_rr_collection final : public rr_collection {
   int threads_;
   bool fused_;
   std::vector<worker> workers_;
+  std::vector<std::uint64_t> lt_cumulative_;  // LT: shared by every worker's sampler
   rr_sets sets_;
   collection_stats stats_;
 };

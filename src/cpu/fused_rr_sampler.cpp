@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "cpu/ic_live_scan.hpp"
+#include "cpu/lt_cumulative.hpp"
 #include "sampling/sample_roots.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/random/live_edge_world.hpp"
@@ -12,9 +13,14 @@
 
 namespace wildfire::cpu {
 
-fused_rr_sampler::fused_rr_sampler(const csr_graph& graph, const sampling_params& params, std::uint32_t colours)
+fused_rr_sampler::fused_rr_sampler(const csr_graph& graph, const sampling_params& params, std::uint32_t colours,
+                                   const std::vector<std::uint64_t>* lt_cumulative)
     : view_(graph.view()), params_(params), colours_(colours), words_((colours + 63) / 64),
       root_marker_(graph.num_vertices) {
+  if (params.model == diffusion_model::lt) {
+    if (lt_cumulative == nullptr) own_cumulative_ = build_lt_cumulative(graph);
+    lt_cumulative_ = lt_cumulative != nullptr ? lt_cumulative->data() : own_cumulative_.data();
+  }
   WF_EXPECTS(colours >= 32 && colours <= 1024 && colours % 32 == 0, "--colours",
              "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(colours));
   const std::size_t n = graph.num_vertices;
@@ -24,7 +30,6 @@ fused_rr_sampler::fused_rr_sampler(const csr_graph& graph, const sampling_params
   next_flag_.assign(n, 0);
   keys_.resize(colours);
   root_keys_.resize(colours);
-  draws_.resize(colours);
   positions_.resize(colours);
 }
 
@@ -125,37 +130,20 @@ std::uint64_t fused_rr_sampler::expand_ic() {
 }
 
 std::uint64_t fused_rr_sampler::expand_lt() {
-  // One scan of v's in-edges resolves the chosen in-edge of every colour waiting at v: colour c
-  // picks the first edge whose cumulative weight exceeds its draw (lt_chosen_in_edge).
+  // Each colour waiting at v picks its in-edge by binary search over v's cumulative weights
+  // (lt_chosen_by_search, equal to lt_chosen_in_edge); colours that pick the same source share it.
   std::uint64_t edges = 0;
-  std::uint64_t pending[16];
   for (std::size_t i = 0; i < frontier_.size(); ++i) {
     const std::uint32_t v = frontier_[i];
-    std::uint32_t waiting = 0;
     for (std::uint32_t w = 0; w < words_; ++w) {
-      pending[w] = frontier_masks_[i * words_ + w];
-      for (std::uint64_t bits = pending[w]; bits != 0; bits &= bits - 1) {
-        const std::uint32_t c = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
-        draws_[c] = lt_vertex_draw(keys_[c], v);
-        ++waiting;
-      }
-    }
-    std::uint64_t cumulative = 0;
-    for (std::uint64_t j = view_.in_begin(v), end = view_.in_end(v); j < end && waiting != 0; ++j) {
-      ++edges;
-      cumulative += threshold_weight(view_.in_thresholds[j]);
-      const std::uint32_t u = view_.in_sources[j];
-      for (std::uint32_t w = 0; w < words_; ++w) {
-        std::uint64_t chosen = 0;
-        for (std::uint64_t bits = pending[w]; bits != 0; bits &= bits - 1) {
-          const int b = std::countr_zero(bits);
-          if (draws_[w * 64 + static_cast<std::uint32_t>(b)] < cumulative) chosen |= std::uint64_t{1} << b;
-        }
-        if (chosen == 0) continue;
-        pending[w] &= ~chosen;
-        waiting -= static_cast<std::uint32_t>(std::popcount(chosen));
-        const std::uint64_t fresh = chosen & ~visited_[static_cast<std::size_t>(u) * words_ + w];
-        if (fresh != 0) discover(u, w, fresh);
+      for (std::uint64_t bits = frontier_masks_[i * words_ + w]; bits != 0; bits &= bits - 1) {
+        const int b = std::countr_zero(bits);
+        const std::uint64_t j =
+            lt_chosen_by_search(keys_[w * 64 + static_cast<std::uint32_t>(b)], view_, lt_cumulative_, v, edges);
+        if (j == no_edge) continue;
+        const std::uint32_t u = view_.in_sources[j];
+        const std::uint64_t bit = std::uint64_t{1} << b;
+        if ((visited_[static_cast<std::size_t>(u) * words_ + w] & bit) == 0) discover(u, w, bit);
       }
     }
   }

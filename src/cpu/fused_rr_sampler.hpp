@@ -18,7 +18,9 @@ namespace wildfire::cpu {
 class fused_rr_sampler {
  public:
   /// `colours`: samples per traversal, a multiple of 32 in [32, 1024].
-  fused_rr_sampler(const csr_graph& graph, const sampling_params& params, std::uint32_t colours);
+  /// `lt_cumulative` as for unfused_rr_sampler.
+  fused_rr_sampler(const csr_graph& graph, const sampling_params& params, std::uint32_t colours,
+                   const std::vector<std::uint64_t>* lt_cumulative = nullptr);
 
   /// Appends the sets of samples [first_id, first_id + count) to `out` (count <= colours), each
   /// sorted ascending. Returns the in-edges examined (one per edge read, shared by its colours).
@@ -49,12 +51,13 @@ class fused_rr_sampler {
   std::vector<std::uint64_t> frontier_masks_;  // frontier_.size() * words_
   std::vector<std::uint64_t> keys_;            // world key of each colour in the current round
   std::vector<std::uint64_t> root_keys_;       // round-0 key of each colour
-  std::vector<std::uint32_t> draws_;           // LT: each pending colour's draw at one vertex
   std::vector<std::uint32_t> root_offsets_;    // colour c's roots: roots_[root_offsets_[c] ..]
   std::vector<std::uint32_t> roots_;
   std::vector<std::uint64_t> positions_;
   std::vector<rr_sets> round_sets_;            // multi-round: each round's sets before merging
   epoch_marker root_marker_;
+  std::vector<std::uint64_t> own_cumulative_;
+  const std::uint64_t* lt_cumulative_ = nullptr;
 };
 
 }  // namespace wildfire::cpu

@@ -5,14 +5,21 @@
 #include <bit>
 
 #include "cpu/ic_live_scan.hpp"
+#include "cpu/lt_cumulative.hpp"
 #include "sampling/sample_roots.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/sampling/multi_round.hpp"
 
 namespace wildfire::cpu {
 
-unfused_rr_sampler::unfused_rr_sampler(const csr_graph& graph, const sampling_params& params)
-    : view_(graph.view()), params_(params), visited_(graph.num_vertices) {}
+unfused_rr_sampler::unfused_rr_sampler(const csr_graph& graph, const sampling_params& params,
+                                       const std::vector<std::uint64_t>* lt_cumulative)
+    : view_(graph.view()), params_(params), visited_(graph.num_vertices) {
+  if (params.model == diffusion_model::lt) {
+    if (lt_cumulative == nullptr) own_cumulative_ = build_lt_cumulative(graph);
+    lt_cumulative_ = lt_cumulative != nullptr ? lt_cumulative->data() : own_cumulative_.data();
+  }
+}
 
 std::uint64_t unfused_rr_sampler::memory_bytes() const noexcept {
   return visited_.memory_bytes() + (roots_.capacity() + queue_.capacity()) * sizeof(std::uint32_t);
@@ -43,8 +50,7 @@ std::uint64_t unfused_rr_sampler::traverse(std::uint64_t world_key) {
     for (std::size_t i = 0; i < num_roots; ++i) {
       std::uint32_t v = queue_[i];
       for (;;) {
-        const std::uint64_t j = lt_chosen_in_edge(world_key, view_, v);
-        edges += (j == no_edge ? view_.in_end(v) : j + 1) - view_.in_begin(v);
+        const std::uint64_t j = lt_chosen_by_search(world_key, view_, lt_cumulative_, v, edges);
         if (j == no_edge) break;
         const std::uint32_t u = view_.in_sources[j];
         if (!visited_.test_and_set(u)) break;

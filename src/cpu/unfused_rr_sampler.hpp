@@ -15,7 +15,10 @@ namespace wildfire::cpu {
 
 class unfused_rr_sampler {
  public:
-  unfused_rr_sampler(const csr_graph& graph, const sampling_params& params);
+  /// `lt_cumulative`: build_lt_cumulative(graph) shared by the caller's samplers (LT only); when
+  /// null, the sampler builds its own.
+  unfused_rr_sampler(const csr_graph& graph, const sampling_params& params,
+                     const std::vector<std::uint64_t>* lt_cumulative = nullptr);
 
   /// Appends the sets of samples [first_id, first_id + count) to `out`, sorted ascending (members
   /// encoded round * n + vertex when params.rounds > 1). Returns the in-edges examined.
@@ -31,6 +34,8 @@ class unfused_rr_sampler {
   epoch_marker visited_;
   std::vector<std::uint32_t> roots_;
   std::vector<std::uint32_t> queue_;
+  std::vector<std::uint64_t> own_cumulative_;
+  const std::uint64_t* lt_cumulative_ = nullptr;
 };
 
 }  // namespace wildfire::cpu
