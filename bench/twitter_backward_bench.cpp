@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   double scale = 0.1;
   std::uint64_t seed = 1;
   int reps = 3;
-  std::string variants = "auto,queue,vertex-array";
+  std::string variants = "auto,topological,queue,vertex-array";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seed")) seed = std::stoull(argv[i + 1]);

@@ -28,9 +28,9 @@ echo "twitter15: exit $?"; tail -8 "$out/twitter15.md"
 # Every variant (the edge array included) on a 0.2-scale set; the edge array's O(levels * edges)
 # work rules it out on the full-size set's Large graphs.
 timeout 90 build-device/bench/twitter_backward_bench --scale 0.2 --reps 3 \
-  --variants auto,queue,vertex-array,edge-array > "$out/rsg_scale0.2.md" 2>&1
+  --variants auto,topological,queue,vertex-array,edge-array > "$out/rsg_scale0.2.md" 2>&1
 echo "rsg 0.2: exit $?"; tail -8 "$out/rsg_scale0.2.md"
-timeout 200 build-device/bench/twitter_backward_bench --scale 1 --reps 3 --variants auto,queue,vertex-array \
+timeout 200 build-device/bench/twitter_backward_bench --scale 1 --reps 3 --variants auto,topological,queue,vertex-array \
   > "$out/rsg_full.md" 2>&1
 echo "rsg full: exit $?"; tail -10 "$out/rsg_full.md"
 echo "total: $(( $(date +%s) - start )) s"

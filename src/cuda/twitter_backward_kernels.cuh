@@ -285,6 +285,117 @@ __global__ void backward_edge_array(backward_view v, const std::uint32_t* graphs
   }
 }
 
+/// Per graph: 1 when every edge goes to a higher local index and rows are sorted (the graph is
+/// numbered in topological order, as RSG graphs are), else 0. One block per graph.
+__global__ void check_ascending(backward_view v, std::uint64_t num_graphs, std::uint32_t* ascending) {
+  for (std::uint64_t t = blockIdx.x; t < num_graphs; t += gridDim.x) {
+    const graph_range g = graph_of(v, static_cast<std::uint32_t>(t));
+    int bad = 0;
+    for (std::uint32_t i = threadIdx.x; i < g.n && !bad; i += blockDim.x) {
+      std::uint32_t previous = i;  // targets must exceed i and increase along the row
+      for (std::uint64_t j = v.rows[g.lo + i]; j < v.rows[g.lo + i + 1]; ++j) {
+        if (v.targets[j] <= previous || v.targets[j] >= g.n) {
+          bad = 1;
+          break;
+        }
+        previous = v.targets[j];
+      }
+    }
+    bad = __syncthreads_or(bad);
+    if (threadIdx.x == 0) ascending[t] = bad ? 0u : 1u;
+    __syncthreads();
+  }
+}
+
+/// Chunked sweep of a graph numbered in topological order (every edge goes to a higher index,
+/// rows sorted): nodes are taken Chunk at a time. Everything from earlier chunks has already been
+/// added to the chunk's influence, so the chunk is swept on its own, with influence, in-degrees,
+/// queue and row bounds in shared memory: a level costs shared-memory and L2 latency instead of
+/// the global round trips of the queue kernel. The edges leaving the chunk are pushed in bulk
+/// once its values are final. One block per listed graph; Block threads, Block / 32 warps.
+template <int Chunk, int Block>
+__global__ void __launch_bounds__(Block)
+    backward_chunked(backward_view v, const std::uint32_t* graphs, std::uint32_t num_graphs) {
+  __shared__ double s_influence[Chunk];
+  __shared__ unsigned long long s_begin[Chunk];  // row start
+  __shared__ unsigned long long s_split[Chunk];  // first edge leaving the chunk
+  __shared__ std::uint32_t s_degree[Chunk];
+  __shared__ std::uint32_t s_indeg[Chunk];       // in-edges from inside the chunk
+  __shared__ std::uint32_t s_queue[Chunk];
+  __shared__ std::uint32_t s_head, s_tail;
+  constexpr unsigned warps = Block / 32;
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
+    const std::uint32_t t = graphs[k];
+    const graph_range g = graph_of(v, t);
+    for (std::uint32_t cs = 0; cs < g.n; cs += Chunk) {
+      const std::uint32_t cn = min(static_cast<std::uint32_t>(Chunk), g.n - cs), ce = cs + cn;
+      for (std::uint32_t i = threadIdx.x; i < cn; i += Block) {
+        s_influence[i] = __ldcg(v.influence + g.lo + cs + i);  // base plus earlier chunks' shares
+        s_indeg[i] = 0;
+        const std::uint64_t b = v.rows[g.lo + cs + i], e = v.rows[g.lo + cs + i + 1];
+        s_begin[i] = b;
+        s_split[i] = e;
+        s_degree[i] = static_cast<std::uint32_t>(e - b);
+      }
+      if (threadIdx.x == 0) s_head = s_tail = 0;
+      __syncthreads();
+      // Intra-chunk in-degrees and each row's split: rows are sorted, so the edges that stay in
+      // the chunk are a prefix; a warp reads a row 32 edges at a time until a target leaves.
+      for (std::uint32_t i = warp; i < cn; i += warps) {
+        const std::uint64_t b = s_begin[i], e = b + s_degree[i];
+        for (std::uint64_t j0 = b; j0 < e; j0 += 32) {
+          const std::uint64_t j = j0 + lane;
+          const std::uint32_t w = j < e ? v.targets[j] : ce;
+          const bool inside = w < ce;
+          if (inside) atomicAdd(&s_indeg[w - cs], 1u);
+          const unsigned leaving = __ballot_sync(0xffffffffu, !inside);
+          if (leaving) {
+            if (lane == 0) s_split[i] = j0 + static_cast<unsigned>(__ffs(leaving) - 1);
+            break;
+          }
+        }
+      }
+      __syncthreads();
+      for (std::uint32_t i = threadIdx.x; i < cn; i += Block) {
+        if (s_indeg[i] == 0) s_queue[atomicAdd(&s_tail, 1u)] = i;
+      }
+      // Kahn inside the chunk, a warp per frontier node; levels separated by block barriers.
+      for (;;) {
+        __syncthreads();
+        const std::uint32_t head = s_head, tail = s_tail;
+        if (head == tail) break;
+        __syncthreads();
+        if (threadIdx.x == 0) s_head = tail;
+        for (std::uint32_t q = head + warp; q < tail; q += warps) {
+          const std::uint32_t u = s_queue[q];
+          if (s_degree[u] == 0) continue;
+          const double share = s_influence[u] / static_cast<double>(s_degree[u]);
+          for (std::uint64_t j = s_begin[u] + lane; j < s_split[u]; j += 32) {
+            const std::uint32_t w = v.targets[j] - cs;
+            atomicAdd(&s_influence[w], share);
+            if (atomicSub(&s_indeg[w], 1u) == 1u) {
+              const std::uint32_t pos = atomicAdd(&s_tail, 1u);
+              if (pos < Chunk) s_queue[pos] = w;
+              else atomicOr(v.error, 1u);
+            }
+          }
+        }
+      }
+      // Every chunk node is final: push the edges leaving the chunk, store the values.
+      for (std::uint32_t i = warp; i < cn; i += warps) {
+        if (s_degree[i] == 0) continue;
+        const double share = s_influence[i] / static_cast<double>(s_degree[i]);
+        const std::uint64_t e = s_begin[i] + s_degree[i];
+        for (std::uint64_t j = s_split[i] + lane; j < e; j += 32) atomicAdd(v.influence + g.lo + v.targets[j], share);
+      }
+      for (std::uint32_t i = threadIdx.x; i < cn; i += Block) v.influence[g.lo + cs + i] = s_influence[i];
+      __syncthreads();  // the pushes reach later chunks before they load their values
+    }
+    if (threadIdx.x == 0) v.stalled[t] = 0;  // a topologically numbered graph has no cycle
+  }
+}
+
 /// COO sources of every edge (graph-local), for the edge array. One block per graph.
 __global__ void build_edge_sources(backward_view v, std::uint32_t* sources, std::uint64_t num_graphs) {
   for (std::uint64_t t = blockIdx.x; t < num_graphs; t += gridDim.x) {

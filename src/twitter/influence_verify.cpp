@@ -11,7 +11,9 @@ gpu_variant parse_gpu_variant(const std::string& text) {
   if (text == "queue" || text == "aq") return gpu_variant::queue;
   if (text == "vertex-array" || text == "va") return gpu_variant::vertex_array;
   if (text == "edge-array" || text == "ea") return gpu_variant::edge_array;
-  throw config_error("--gpu-variant", "unknown variant \"" + text + "\", expected auto, queue, vertex-array or edge-array");
+  if (text == "topological") return gpu_variant::topological;
+  throw config_error("--gpu-variant",
+                     "unknown variant \"" + text + "\", expected auto, queue, vertex-array, edge-array or topological");
 }
 
 const char* to_string(gpu_variant v) noexcept {
@@ -19,6 +21,7 @@ const char* to_string(gpu_variant v) noexcept {
     case gpu_variant::queue: return "queue";
     case gpu_variant::vertex_array: return "vertex-array";
     case gpu_variant::edge_array: return "edge-array";
+    case gpu_variant::topological: return "topological";
     default: return "auto";
   }
 }

@@ -12,7 +12,41 @@ namespace wildfire::twitter {
 namespace {
 
 const gpu_variant all_variants[] = {gpu_variant::automatic, gpu_variant::queue, gpu_variant::vertex_array,
-                                    gpu_variant::edge_array};
+                                    gpu_variant::edge_array, gpu_variant::topological};
+
+/// Reverses the numbering of every graph (node i -> n - 1 - i): edges then go to lower indices,
+/// so the topological variant must fall back to the queue kernels.
+spreading_graphs reversed(const spreading_graphs& g) {
+  spreading_graphs h;
+  h.user_ids = g.user_ids;
+  for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+    const std::uint64_t lo = g.graph_offsets[t];
+    const auto n = static_cast<std::uint32_t>(g.graph_size(t));
+    std::vector<double> base(n);
+    std::vector<std::uint32_t> users(n);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      base[n - 1 - i] = g.base[lo + i];
+      users[n - 1 - i] = g.node_user[lo + i];
+      for (std::uint64_t j = g.row_offsets[lo + i]; j < g.row_offsets[lo + i + 1]; ++j) {
+        edges.emplace_back(n - 1 - i, n - 1 - g.edge_targets[j]);
+      }
+    }
+    append_graph(h, g.tweet_ids[t], base, users, edges);
+  }
+  return h;
+}
+
+/// Number of nodes whose GPU value differs from the CPU's by more than 1e-12 relative.
+std::uint64_t mismatches(const influence_result& cpu, const influence_result& gpu, const char* what) {
+  std::uint64_t count = 0;
+  for (std::uint64_t i = 0; i < cpu.influence.size(); ++i) {
+    if (!(std::abs(gpu.influence[i] - cpu.influence[i]) <= 1e-12 * std::max(1.0, std::abs(cpu.influence[i])))) {
+      if (count++ == 0) ADD_FAILURE() << what << ": node " << i << " cpu " << cpu.influence[i] << " gpu " << gpu.influence[i];
+    }
+  }
+  return count;
+}
 
 TEST(TwitterGpu, HandCheckedExamplesExactlyWithEveryVariant) {
   if (!gpu_available()) GTEST_SKIP() << "no GPU";
@@ -36,15 +70,30 @@ TEST(TwitterGpu, MixedSetEqualsCpuWithEveryVariant) {
     EXPECT_EQ(gpu.cyclic_graphs, cpu.cyclic_graphs) << to_string(v);
     EXPECT_EQ(gpu.num_stalled_nodes, cpu.num_stalled_nodes) << to_string(v);
     ASSERT_EQ(gpu.influence.size(), cpu.influence.size());
-    std::uint64_t mismatches = 0;
-    for (std::uint64_t i = 0; i < cpu.influence.size(); ++i) {
-      if (!(std::abs(gpu.influence[i] - cpu.influence[i]) <= 1e-12 * std::max(1.0, std::abs(cpu.influence[i])))) {
-        if (mismatches++ == 0) ADD_FAILURE() << to_string(v) << ": node " << i << " cpu " << cpu.influence[i] << " gpu " << gpu.influence[i];
-      }
-    }
-    EXPECT_EQ(mismatches, 0u) << to_string(v);
+    EXPECT_EQ(mismatches(cpu, gpu, to_string(v)), 0u) << to_string(v);
     EXPECT_TRUE(verify_influence(g, gpu).ok) << to_string(v);
   }
+}
+
+TEST(TwitterGpu, TopologicalVariantOnReversedNumberingFallsBack) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  const spreading_graphs g = reversed(testing::mixed_set(12));
+  const influence_result cpu = backward_sequential(g);
+  const influence_result gpu = backward_gpu(g, gpu_variant::topological);
+  EXPECT_EQ(gpu.num_stalled_nodes, cpu.num_stalled_nodes);
+  EXPECT_EQ(mismatches(cpu, gpu, "topological, reversed"), 0u);
+}
+
+TEST(TwitterGpu, TopologicalVariantOnManyChunks) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Large graphs of 3000-5000 nodes: several 1024-node chunks each, outliers crossing chunks.
+  rsg_params p;
+  p.seed = 31;
+  p.batches = {{3, 3000, 5000, 1.0}, {5, 40, 1024, 6.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  const influence_result cpu = backward_sequential(g);
+  EXPECT_EQ(mismatches(cpu, backward_gpu(g, gpu_variant::topological), "topological"), 0u);
+  EXPECT_EQ(mismatches(cpu, backward_gpu(g, gpu_variant::automatic), "auto"), 0u);
 }
 
 TEST(TwitterGpu, IntegerSharesAreExact) {
