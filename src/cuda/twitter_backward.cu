@@ -103,7 +103,7 @@ struct twitter_backward_session::impl {
     flags.allocate(num_graphs);
     if (num_graphs > 0) {
       const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>(num_graphs, 65535));
-      k::check_ascending<<<blocks, 256, 0, streams[0]>>>(view(), num_graphs, flags.ptr);
+      k::check_ascending<<<blocks, 1024, 0, streams[0]>>>(view(), num_graphs, flags.ptr);
       WF_CUDA_CHECK(cudaGetLastError());
       WF_CUDA_CHECK(cudaStreamSynchronize(streams[0]));
     }
