@@ -1,7 +1,7 @@
 // Fused against unfused RR sampling (fused-BPT digest sections 3-4): edges examined and time of C
 // samples sharing one frontier, as ratios to one traversal per sample, for uniform edge
 // probabilities p. C = 1 and 8 run the fused traversal with 1 or 8 samples per batch.
-// Usage: fused_traversal_bench --graph powerlaw.txt [--p 0.01,0.05,0.1,0.2] [--colours 1,8,32,64,256]
+// Usage: fused_traversal_bench --graph powerlaw.txt [--p 0.01,0.05,0.1,0.2,wc] [--colours 1,8,32,64,256]
 //                              [--sets 20000] [--threads 2] [--model IC] [--seed 0]
 // The graph is read once; p replaces its weights (generate it with ../shared/tools/gen_powerlaw.py).
 #include <omp.h>
@@ -99,22 +99,25 @@ int main(int argc, char** argv) {
                sets, params.seed);
     fmt::print("| p | C | edges examined | edges / unfused | time s | time / unfused | mean set size | RR sets/s |\n");
     fmt::print("|---|---|---|---|---|---|---|---|\n");
+    const std::vector<std::uint32_t> wc_thresholds = g.in_thresholds;
     for (const auto& p_text : probabilities) {
-      const double p = std::stod(p_text);
+      // "wc" keeps the weighted-cascade weights; a number p sets every edge to p.
+      const double p = p_text == "wc" ? 0.0 : std::stod(p_text);
+      if (p_text == "wc") g.in_thresholds = wc_thresholds;
       // LT needs in-weights summing to at most 1: use p / in-degree there (p scales WC).
-      for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
+      for (std::uint32_t v = 0; v < g.num_vertices && p_text != "wc"; ++v) {
         const auto degree = static_cast<double>(g.in_degree(v));
         for (std::uint64_t j = g.in_offsets[v]; j < g.in_offsets[v + 1]; ++j)
           g.in_thresholds[j] = threshold_from_probability(params.model == diffusion_model::ic ? p : p / degree);
       }
       const measurement base = run(g, params, 0, sets, threads);
-      fmt::print("| {} | unfused | {} | 1.000 | {:.3f} | 1.000 | {:.1f} | {:.3g} |\n", p, base.edges, base.seconds,
+      fmt::print("| {} | unfused | {} | 1.000 | {:.3f} | 1.000 | {:.1f} | {:.3g} |\n", p_text, base.edges, base.seconds,
                  static_cast<double>(base.members) / sets, sets / base.seconds);
       for (const auto& c_text : colour_counts) {
         const auto c = static_cast<std::uint32_t>(std::stoul(c_text));
         const measurement m = run(g, params, c, sets, threads);
         if (m.members != base.members) throw error("fused and unfused sets differ in size: a bug");
-        fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.3g} |\n", p, c, m.edges,
+        fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.1f} | {:.3g} |\n", p_text, c, m.edges,
                    static_cast<double>(m.edges) / base.edges, m.seconds, m.seconds / base.seconds,
                    static_cast<double>(m.members) / sets, sets / m.seconds);
         std::fflush(stdout);

@@ -8,7 +8,6 @@
 
 #include "cpu/lt_cumulative.hpp"
 #include "wildfire/error.hpp"
-#include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/selection/max_coverage.hpp"
 #include "wildfire/util/resource_usage.hpp"
 
@@ -37,21 +36,11 @@ cpu_rr_collection::cpu_rr_collection(const backend_config& config, const csr_gra
   WF_EXPECTS(config.colours >= 32 && config.colours <= 1024 && config.colours % 32 == 0, "--colours",
              "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(config.colours));
   WF_EXPECTS(config.traversal != traversal_kind::warp, "--sampler", "the warp sampler exists only on the GPU");
-  // auto: fuse when IC sets tend to be large (mean in-probability sum per vertex above 1.5, where
-  // colours share frontiers; docs/benchmarks/ris-cpu.md); LT walks are single paths and rarely
-  // meet, and small weighted-cascade sets gain nothing from sharing.
-  if (config.traversal == traversal_kind::automatic) {
-    double in_probability = 0;
-    if (params.model == diffusion_model::ic && graph.num_vertices > 0) {
-#pragma omp parallel for num_threads(threads_) reduction(+ : in_probability) schedule(static)
-      for (std::int64_t j = 0; j < static_cast<std::int64_t>(graph.num_edges); ++j)
-        in_probability += static_cast<double>(threshold_weight(graph.in_thresholds[static_cast<std::size_t>(j)]));
-      in_probability /= 4294967296.0 * graph.num_vertices;
-    }
-    fused_ = in_probability > 1.5;
-  } else {
-    fused_ = config.traversal == traversal_kind::fused;
-  }
+  // auto: fused for IC, where 64 colours beat one traversal per sample from tiny weighted-cascade
+  // sets to large uniform-p ones (the pipelined stages overlap cache misses of independent
+  // samples; docs/benchmarks/ris-cpu.md); unfused for LT, whose walks are single paths.
+  fused_ = config.traversal == traversal_kind::automatic ? params.model == diffusion_model::ic
+                                                         : config.traversal == traversal_kind::fused;
   stats_.representation = "flat";
   stats_.traversal = fused_ ? "fused" : "unfused";
   workers_.resize(static_cast<std::size_t>(threads_));

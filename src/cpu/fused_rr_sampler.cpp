@@ -98,17 +98,16 @@ std::uint64_t fused_rr_sampler::expand_ic() {
     std::uint32_t waiting = 0;
     for (std::uint32_t w = 0; w < words_; ++w) waiting += static_cast<std::uint32_t>(std::popcount(mask[w]));
     if (waiting <= 8) {
+      // Stage 1 of 3: record the live (edge, colour) pairs; their sources are looked up below.
       for (std::uint32_t w = 0; w < words_; ++w) {
         for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
-          const std::uint64_t bit = bits & (~bits + 1);
-          const std::uint64_t key = keys_[w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits))];
+          const auto colour = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+          const std::uint64_t key = keys_[colour];
           for (std::uint64_t chunk = begin; chunk < end; chunk += 64) {
             const auto count = static_cast<std::uint32_t>(end - chunk < 64 ? end - chunk : 64);
             for (std::uint64_t live = ic_live_mask(key, chunk, view_.in_thresholds + chunk, count); live != 0;
-                 live &= live - 1) {
-              const std::uint32_t u = view_.in_sources[chunk + static_cast<std::uint64_t>(std::countr_zero(live))];
-              if ((visited_[static_cast<std::size_t>(u) * words_ + w] & bit) == 0) discover(u, w, bit);
-            }
+                 live &= live - 1)
+              live_pairs_.push_back({chunk + static_cast<std::uint64_t>(std::countr_zero(live)), 0, colour});
           }
         }
       }
@@ -126,6 +125,22 @@ std::uint64_t fused_rr_sampler::expand_ic() {
       }
     }
   }
+  // Stages 2 and 3: sources, then visited marks, each prefetched a few pairs ahead so the cache
+  // misses of independent samples overlap instead of forming one dependent chain per edge.
+  constexpr std::size_t ahead = 8;
+  const std::size_t pairs = live_pairs_.size();
+  for (std::size_t k = 0; k < pairs; ++k) {
+    if (k + ahead < pairs) __builtin_prefetch(view_.in_sources + live_pairs_[k + ahead].edge);
+    live_pairs_[k].source = view_.in_sources[live_pairs_[k].edge];
+  }
+  for (std::size_t k = 0; k < pairs; ++k) {
+    if (k + ahead < pairs) __builtin_prefetch(&visited_[static_cast<std::size_t>(live_pairs_[k + ahead].source) * words_]);
+    const std::uint32_t u = live_pairs_[k].source;
+    const std::uint32_t w = live_pairs_[k].colour / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (live_pairs_[k].colour % 64);
+    if ((visited_[static_cast<std::size_t>(u) * words_ + w] & bit) == 0) discover(u, w, bit);
+  }
+  live_pairs_.clear();
   return edges;
 }
 

@@ -56,6 +56,12 @@ class fused_rr_sampler {
   std::vector<std::uint64_t> positions_;
   std::vector<rr_sets> round_sets_;            // multi-round: each round's sets before merging
   epoch_marker root_marker_;
+  struct live_pair {
+    std::uint64_t edge;
+    std::uint32_t source;
+    std::uint32_t colour;
+  };
+  std::vector<live_pair> live_pairs_;  // IC: live (edge, colour) pairs of the current level
   std::vector<std::uint64_t> own_cumulative_;
   const std::uint64_t* lt_cumulative_ = nullptr;
 };
