@@ -112,6 +112,7 @@ pa_graph generate_pa_gpu(const pa_params& params, const pa_gpu_options& options,
     stats.max_pending = std::max<std::uint64_t>(stats.max_pending, pending);
     // Resolve passes in batches: a pass over an empty queue costs one launch, a read-back a sync.
     while (pending != 0) {
+      const std::uint32_t before = pending;
       const unsigned blocks = blocks_for(pending);
       for (std::uint32_t pass = 0; pass < std::max<std::uint32_t>(options.passes_per_check, 1); ++pass) {
         const int out = 1 - in;
@@ -127,6 +128,13 @@ pa_graph generate_pa_gpu(const pa_params& params, const pa_gpu_options& options,
       WF_CUDA_CHECK(
           cudaMemcpyAsync(&pending, buffers.counters + in, sizeof(pending), cudaMemcpyDeviceToHost, stream));
       WF_CUDA_CHECK(cudaStreamSynchronize(stream));
+      // Every pass completes at least the smallest queued vertex, so the queue must shrink; if it
+      // does not, fail loudly instead of looping forever.
+      if (pending >= before) {
+        throw error("preferential-attachment generator: " + std::to_string(pending) +
+                    " queued vertices made no progress in round starting at vertex " + std::to_string(first) +
+                    " (internal error)");
+      }
     }
     ++stats.segments;
     first = last;
