@@ -2,8 +2,8 @@
 // segmented round-robin partitioning with the waiting queue replaced by passes over pending
 // vertices separated by barriers, so no thread ever waits on a slot another thread owns.
 #include <algorithm>
-#include <array>
 #include <atomic>
+#include <thread>
 #include <vector>
 
 #include <omp.h>
@@ -93,9 +93,6 @@ pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options,
     }
   };
 
-  // Pending counts of the passes, three deep: pass k adds to [k % 3] and thread 0 clears
-  // [(k + 1) % 3], which every thread last read before the barrier of pass k - 1.
-  std::array<std::atomic<std::uint64_t>, 3> remaining{};
   pa_run_stats run{};
 
 #pragma omp parallel num_threads(num_threads)
@@ -107,7 +104,7 @@ pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options,
 
     std::vector<pending_vertex> pending;
     std::vector<pending_vertex> still_pending;
-    std::uint64_t pass = 0;
+    pa_run_stats mine{};
     for (std::uint64_t first = d; first < n;) {
       const std::uint64_t last = segment_end(first, n, options.max_segment_vertices);
       const std::uint64_t num_blocks = (last - first + block - 1) / block;
@@ -123,28 +120,31 @@ pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options,
           }
         }
       }
-      for (bool first_check = true;; ++pass, first_check = false) {
-        remaining[pass % 3].fetch_add(pending.size(), std::memory_order_relaxed);
-        if (tid == 0) remaining[(pass + 1) % 3].store(0, std::memory_order_relaxed);
-#pragma omp barrier
-        const std::uint64_t total = remaining[pass % 3].load(std::memory_order_relaxed);
-        if (tid == 0) {
-          if (first_check) run.max_pending = std::max(run.max_pending, total);
-          if (total != 0) ++run.resolve_passes;
-        }
-        if (total == 0) {
-          ++pass;
-          break;
-        }
-        // Ascending vertex order: the smallest pending vertex always completes in this pass.
+      mine.max_pending = std::max<std::uint64_t>(mine.max_pending, pending.size());
+      // Sweep the own pending list, ascending, until it is empty; no barrier between sweeps.
+      // It terminates: earlier segments are complete, so the segment's smallest incomplete
+      // vertex is either in some thread's first pass or pending with every slot it reads final,
+      // and its owner completes it on its next sweep. A sweep that completes nothing (the
+      // vertices wait for another thread) yields the core instead of spinning.
+      while (!pending.empty()) {
         still_pending.clear();
         for (auto item : pending) {
           if (!complete(item.vertex, item.progress)) still_pending.push_back(item);
         }
+        const bool progressed = still_pending.size() < pending.size();
         pending.swap(still_pending);
+        ++mine.resolve_passes;
+        if (!progressed) std::this_thread::yield();
       }
-      if (tid == 0) ++run.segments;
+#pragma omp barrier
+      ++mine.segments;
       first = last;
+    }
+#pragma omp critical
+    {
+      run.segments = mine.segments;
+      run.resolve_passes += mine.resolve_passes;
+      run.max_pending = std::max(run.max_pending, mine.max_pending);
     }
   }
   if (stats != nullptr) *stats = run;

@@ -17,8 +17,8 @@ struct pa_cpu_options {
   std::uint32_t max_segment_vertices = 1U << 22;  // cap of one segment (SRRP round)
 };
 
-/// How a run went: rounds (segments), resolve passes over the pending vertices and the largest
-/// number of vertices pending after a segment's first pass.
+/// How a run went: rounds (segments), sweeps over pending vertices (summed over threads) and
+/// the longest pending list of one thread after a first pass.
 struct pa_run_stats {
   std::uint64_t segments = 0;
   std::uint64_t resolve_passes = 0;
@@ -26,11 +26,11 @@ struct pa_run_stats {
 };
 
 /// Generates the copy-model graph on the CPU with OpenMP. Vertices are processed in consecutive
-/// segments (cuPPA's SRRP rounds); inside a segment, blocks of vertices are dealt round-robin to
-/// threads, a vertex whose copy reads a slot not yet final is set aside, and pending vertices are
-/// resumed in passes until none is left (each pass completes at least the smallest pending
-/// vertex, so no thread ever waits on another). Throws config_error on bad parameters.
-/// Blocking. Memory: 4 bytes per edge plus O(pending) per segment.
+/// segments (cuPPA's SRRP rounds, one barrier each); inside a segment, blocks of vertices are
+/// dealt round-robin to threads, a vertex whose copy reads a slot not yet final is set aside, and
+/// each thread sweeps its own set-aside vertices until none is left (no thread ever blocks on a
+/// slot another thread owns; a sweep that completes nothing yields the core). Throws
+/// config_error on bad parameters. Blocking. Memory: 4 bytes per edge plus O(pending).
 pa_graph generate_pa_cpu(const pa_params& params, const pa_cpu_options& options = {},
                          pa_run_stats* stats = nullptr);
 
