@@ -80,7 +80,7 @@ rm -f "$out/graphs/topcats_like.txt"
 # those are the runs the flat store could not hold.
 for p in 0.1 0.05 0.01; do
   have_time $((budget - 60)) || { echo "skipped p=$p (time)"; continue; }
-  limit=$(( budget - 60 - $(elapsed) )); (( limit > 100 )) && limit=100
+  limit=$(( budget - 60 - $(elapsed) )); (( limit > ${WF_CUDA_DENSE_LIMIT_S:-240} )) && limit=${WF_CUDA_DENSE_LIMIT_S:-240}
   imm "dense_p${p}_gpu" "$out/graphs/topcats_like.wfg" $limit -w uniform:$p -d IC -e 0.1 --device gpu --reuse-rrsets
 done
 
