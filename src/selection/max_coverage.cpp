@@ -89,11 +89,11 @@ inverted_index build_index(rr_sets_view sets, std::uint32_t universe, int thread
 }
 
 /// Sum of the `k` largest counts (OPIM-C: no k elements can add more than this).
-std::uint64_t top_k_sum(const std::vector<std::uint32_t>& counts, std::uint32_t k,
-                        std::vector<std::uint32_t>& scratch) {
+std::uint64_t top_k_sum(const std::vector<std::uint32_t>& counts, const std::vector<std::uint32_t>& active,
+                        std::uint32_t k, std::vector<std::uint32_t>& scratch) {
   scratch.clear();
-  for (const std::uint32_t c : counts)
-    if (c != 0) scratch.push_back(c);
+  for (const std::uint32_t u : active)
+    if (counts[u] != 0) scratch.push_back(counts[u]);
   if (scratch.size() > k) {
     std::nth_element(scratch.begin(), scratch.begin() + k, scratch.end(), std::greater<>());
     scratch.resize(k);
@@ -111,6 +111,11 @@ struct best_element {
   }
 };
 
+/// Max-heap order: larger count first, then lower id.
+struct heap_order {
+  bool operator()(const best_element& a, const best_element& b) const noexcept { return b.better_than(a); }
+};
+
 }  // namespace
 
 coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_options& options) {
@@ -124,7 +129,8 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
   const std::uint32_t per_round = options.rounds == 0 ? universe : universe / options.rounds;
   const std::uint64_t wanted = std::min<std::uint64_t>(std::uint64_t{options.k} * options.rounds, universe);
 
-  inverted_index index = build_index(sets, universe, threads);
+  // Below about a million members the barriers of a parallel build cost more than the build.
+  inverted_index index = build_index(sets, universe, sets.members.size() < (1U << 20) ? 1 : threads);
   std::vector<std::uint8_t> covered(sets.size(), 0);
   std::vector<std::uint8_t> selected(universe, 0);
   std::vector<std::uint32_t> used(options.rounds, 0);
@@ -138,29 +144,45 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
     return !selected[u] && used[per_round == 0 ? 0 : u / per_round] < options.k;
   };
 
+  // Lazy greedy (CELF): counts only decrease, so a heap entry whose stored count is still current
+  // is the true maximum; stale entries are refreshed when they reach the top. Only elements with
+  // a positive count enter the heap; the zero-gain fill takes the lowest eligible ids.
+  std::vector<std::uint32_t> active;
+  std::vector<best_element> heap;
+  for (std::uint32_t u = 0; u < universe; ++u)
+    if (counts[u] != 0) {
+      active.push_back(u);
+      heap.push_back({counts[u], u});
+    }
+  std::make_heap(heap.begin(), heap.end(), heap_order{});
+
   for (std::uint64_t step = 0; step < wanted; ++step) {
     if (want_bound) {
       result.optimum_upper_bound =
-          std::min(result.optimum_upper_bound, result.covered + top_k_sum(counts, options.k, scratch));
+          std::min(result.optimum_upper_bound, result.covered + top_k_sum(counts, active, options.k, scratch));
     }
     best_element best;
-    if (universe >= (1U << 20) && threads > 1) {  // a parallel region per step pays only on big universes
-      std::vector<best_element> partial(static_cast<std::size_t>(threads));
-#pragma omp parallel num_threads(threads)
-      {
-        best_element mine;
-#pragma omp for schedule(static)
-        for (std::int64_t i = 0; i < static_cast<std::int64_t>(universe); ++i) {
-          const auto u = static_cast<std::uint32_t>(i);
-          if (eligible(u) && best_element{counts[u], u}.better_than(mine)) mine = {counts[u], u};
+    while (!heap.empty()) {
+      const best_element top = heap.front();
+      std::pop_heap(heap.begin(), heap.end(), heap_order{});
+      heap.pop_back();
+      if (!eligible(top.id)) continue;
+      if (counts[top.id] != top.count) {
+        if (counts[top.id] != 0) {
+          heap.push_back({counts[top.id], top.id});
+          std::push_heap(heap.begin(), heap.end(), heap_order{});
         }
-        partial[static_cast<std::size_t>(omp_get_thread_num())] = mine;
+        continue;
       }
-      for (const auto& p : partial)
-        if (p.better_than(best)) best = p;
-    } else {
+      best = top;
+      break;
+    }
+    if (best.id == std::numeric_limits<std::uint32_t>::max()) {
       for (std::uint32_t u = 0; u < universe; ++u)
-        if (eligible(u) && best_element{counts[u], u}.better_than(best)) best = {counts[u], u};
+        if (eligible(u)) {
+          best = {0, u};
+          break;
+        }
     }
     if (best.id == std::numeric_limits<std::uint32_t>::max()) break;  // every round's budget is spent
 
@@ -195,7 +217,7 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
   }
   if (want_bound) {
     result.optimum_upper_bound =
-        std::min(result.optimum_upper_bound, result.covered + top_k_sum(counts, options.k, scratch));
+        std::min(result.optimum_upper_bound, result.covered + top_k_sum(counts, active, options.k, scratch));
   } else {
     result.optimum_upper_bound = sets.size();
   }
@@ -212,7 +234,8 @@ std::uint64_t count_covered(rr_sets_view sets, std::span<const std::uint32_t> se
   }
   std::uint64_t covered = 0;
   const auto num_sets = static_cast<std::int64_t>(sets.size());
-#pragma omp parallel for num_threads(resolve_threads(num_threads)) schedule(static) reduction(+ : covered)
+  const int team = sets.members.size() < (1U << 20) ? 1 : resolve_threads(num_threads);
+#pragma omp parallel for num_threads(team) schedule(static) reduction(+ : covered)
   for (std::int64_t s = 0; s < num_sets; ++s) {
     for (std::uint64_t j = sets.offsets[static_cast<std::size_t>(s)]; j < sets.offsets[static_cast<std::size_t>(s) + 1]; ++j) {
       if (is_seed[sets.members[j]]) {

@@ -44,7 +44,7 @@ coverage_selection run(const rr_sets& sets, std::uint32_t universe, std::uint32_
 
 TEST(MaxCoverage, EqualsSerialReferenceAndIsThreadIndependent) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const std::uint32_t universe = seed == 5 ? (1U << 20) + 7 : 500;  // 2^20 + 7: the parallel argmax path
+    const std::uint32_t universe = seed == 5 ? (1U << 20) + 7 : 500;  // 2^20 + 7: mostly empty elements
     const auto sets = random_sets(universe, 3000, 12, seed);
     const auto expected = reference::greedy_coverage(sets, universe, 20);
     for (const int threads : {1, 2}) {

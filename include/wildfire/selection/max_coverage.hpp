@@ -1,7 +1,8 @@
 // Greedy maximum coverage over flat RR sets (IMM's NodeSelection, Tang et al. 2015 Alg. 1;
 // OPIM-C's upper bound, Tang et al. 2018 Eq. 9). Coverage counts and the element-to-sets index
-// are built by a parallel counting sort; each step takes the largest count by a scan, so ties
-// always go to the lowest id and the result does not depend on the thread count.
+// are built by a parallel counting sort; each step takes the largest count from a lazy heap
+// (CELF; counts only decrease), ties to the lowest id, so the result does not depend on the
+// thread count.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,8 @@ struct max_coverage_options {
 
 /// Greedy maximum coverage. Always returns min(k * rounds, universe) seeds: once no element adds
 /// coverage, the lowest unselected ids (with budget left) follow with gain 0. Throws config_error
-/// ("-k") if k is 0. O(members + k * rounds * universe) work; blocks.
+/// ("-k") if k is 0. O(members + universe + k * (active elements) + heap refreshes * log) work
+/// (the OPIM-C bound costs one pass over the elements of positive count per step); blocks.
 coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_options& options);
 
 /// Number of sets in `sets` holding at least one of `seeds` (a marker array of `universe` bytes).
