@@ -20,9 +20,9 @@ build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DWF_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job on the bundled real graph.
+# The main job on the bundled real graph: IMM, IC, weighted cascade, k = 50, eps = 0.05.
 demo: build
-	./$(BUILD)/apps/wildfire/wildfire info -i data/soc-Epinions1.txt.gz
+	./$(BUILD)/apps/wildfire/wildfire imm -i data/soc-Epinions1.txt.gz -k 50 -e 0.05 -d IC -w wc
 
 # The whole suite: warning-clean build and tests, then ASan+UBSan tests, then bounded fuzzing.
 test: test-quick sanitize fuzz

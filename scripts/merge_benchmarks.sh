@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Rebuilds docs/benchmarks.md from the per-area tables in docs/benchmarks/*.md (each benchmark
+# writes its own file; this page is what readers open).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+{
+  echo "# wildfire benchmarks"
+  echo
+  echo "The latest tables of every benchmark, one section per area, assembled by"
+  echo "\`scripts/merge_benchmarks.sh\` from \`docs/benchmarks/*.md\`. Each table says what it ran"
+  echo "(graph, n, m, parameters, device, commit). GPU figures come from the lent device machine"
+  echo "(an NVIDIA H200 in this round; the issues' targets name an H100), CPU figures from this"
+  echo "project's 2-core development machine unless a table says otherwise."
+  for f in graph ris-cpu cuda generators twitter adaptive; do
+    [[ -f docs/benchmarks/$f.md ]] || continue
+    echo
+    sed -e 's/^# /## /' -e 's/^## \(.*\)/### \1/' "docs/benchmarks/$f.md" | sed -e '1s/^### /## /'
+  done
+} > docs/benchmarks.md
