@@ -35,6 +35,7 @@ sanitize: setup
 	  -DWF_BUILD_BENCH=OFF -DWF_WERROR=ON >/dev/null
 	cmake --build build-sanitize -j $(JOBS)
 	cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j $(JOBS) -LE slow
 
 fuzz: setup
