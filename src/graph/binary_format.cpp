@@ -242,6 +242,7 @@ void write_binary_graph(const csr_graph& graph, const std::string& path) {
   static constexpr char zeros[8] = {};
   bool ok = true;
   for (const auto& s : segments) {
+    if (s.bytes == 0) continue;  // an empty array may have no buffer at all
     ok = ok && std::fwrite(s.data, 1, s.bytes, f.get()) == s.bytes;
     ok = ok && std::fwrite(zeros, 1, padded(s.bytes) - s.bytes, f.get()) == padded(s.bytes) - s.bytes;
   }
