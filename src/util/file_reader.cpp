@@ -2,6 +2,7 @@
 #include "wildfire/util/file_reader.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
@@ -42,8 +43,13 @@ std::string read_file_bytes(const std::string& path) {
     }
     return bytes;
   }
+  // zlib reads through a duplicate of the descriptor already open: reopening a pipe by name could
+  // wait forever for a writer that has already written and gone.
+  const int fd = ::dup(::fileno(probe.get()));
   probe.reset();
-  std::unique_ptr<gzFile_s, int (*)(gzFile)> gz(gzopen(path.c_str(), "rb"), &gzclose);
+  if (fd < 0) throw input_error(path, 0, std::string("cannot open file: ") + std::strerror(errno));
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> gz(gzdopen(fd, "rb"), &gzclose);
+  if (!gz) ::close(fd);
   if (!gz) throw input_error(path, 0, "cannot open gzip file");
   gzbuffer(gz.get(), 1 << 20);
   constexpr std::size_t block = 1 << 22;
