@@ -14,6 +14,8 @@ cd "$(dirname "$0")/.."
   for f in graph ris-cpu cuda generators twitter adaptive; do
     [[ -f docs/benchmarks/$f.md ]] || continue
     echo
-    sed -e 's/^# /## /' -e 's/^## \(.*\)/### \1/' "docs/benchmarks/$f.md" | sed -e '1s/^### /## /'
+    # The file's title becomes a section, its sections subsections; the "# ..." configuration
+    # lines that benchmarks print above their tables become plain lines.
+    sed -e '1s/^# /@@TITLE@@ /' -e 's/^## \(.*\)/### \1/' -e 's/^# \(.*\)/\1  /' -e '1s/^@@TITLE@@ /## /' "docs/benchmarks/$f.md"
   done
 } > docs/benchmarks.md
