@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "cuda/warp_primitives.cuh"
+
 #include "wildfire/graph/graph_view.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/sampling/multi_round.hpp"
@@ -102,14 +104,6 @@ __global__ void forward_seeds(graph_view g, forward_args a, const std::uint32_t*
   forward_discover(g, a, group * g.num_vertices + s, s, all);
 }
 
-__device__ __forceinline__ std::uint64_t forward_inclusive_sum(std::uint64_t value, unsigned lane) {
-  for (unsigned delta = 1; delta < 32; delta <<= 1) {
-    const std::uint64_t other = __shfl_up_sync(forward_full_warp, value, delta);
-    if (lane >= delta) value += other;
-  }
-  return value;
-}
-
 /// Light slots: a warp takes 32 slots and strides over the concatenation of their out-edges.
 template <bool IsIc>
 __global__ void __launch_bounds__(forward_block_threads) forward_light(graph_view g, forward_args a, unsigned num_light) {
@@ -132,16 +126,12 @@ __global__ void __launch_bounds__(forward_block_threads) forward_light(graph_vie
       degree = g.out_offsets[v + 1] - begin;
       examined += degree;
     }
-    const std::uint64_t inclusive = forward_inclusive_sum(degree, lane);
+    const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
     const std::uint64_t exclusive = inclusive - degree;
     const std::uint64_t total = __shfl_sync(forward_full_warp, inclusive, 31);
     for (std::uint64_t base = 0; base < total; base += 32) {
       const std::uint64_t f = base + lane;
-      unsigned owner = 0;  // the number of lanes whose inclusive end is <= f
-      for (unsigned step = 16; step > 0; step >>= 1) {
-        const std::uint64_t end = __shfl_sync(forward_full_warp, inclusive, owner + step - 1);
-        if (end <= f) owner += step;
-      }
+      const unsigned owner = warp_owner_of(inclusive, f);
       const std::uint64_t owner_begin = __shfl_sync(forward_full_warp, begin, owner);
       const std::uint64_t owner_exclusive = __shfl_sync(forward_full_warp, exclusive, owner);
       const std::uint64_t owner_group = __shfl_sync(forward_full_warp, group, owner);
@@ -149,7 +139,7 @@ __global__ void __launch_bounds__(forward_block_threads) forward_light(graph_vie
       if (f < total) forward_edge<IsIc>(g, a, owner_group, owner_begin + (f - owner_exclusive), owner_frontier);
     }
   }
-  for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(forward_full_warp, examined, delta);
+  examined = warp_sum(examined);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 

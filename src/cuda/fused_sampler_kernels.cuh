@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "cuda/warp_primitives.cuh"
+
 #include "wildfire/graph/graph_view.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
@@ -105,14 +107,6 @@ __device__ __forceinline__ unsigned lowest_bit(Word x) {
   }
 }
 
-__device__ __forceinline__ std::uint64_t fused_warp_inclusive_sum(std::uint64_t value, unsigned lane) {
-  for (unsigned delta = 1; delta < 32; delta <<= 1) {
-    const std::uint64_t other = __shfl_up_sync(fused_full_warp, value, delta);
-    if (lane >= delta) value += other;
-  }
-  return value;
-}
-
 /// IC, one in-edge j of v for the colours `frontier` of word w in `group`.
 template <class Word>
 __device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
@@ -160,16 +154,12 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       degree = g.in_offsets[v + 1] - begin;
       examined += degree * popcount(frontier);
     }
-    const std::uint64_t inclusive = fused_warp_inclusive_sum(degree, lane);
+    const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
     const std::uint64_t exclusive = inclusive - degree;
     const std::uint64_t total = __shfl_sync(fused_full_warp, inclusive, 31);
     for (std::uint64_t base = 0; base < total; base += 32) {
       const std::uint64_t f = base + lane;
-      unsigned owner = 0;
-      for (unsigned step = 16; step > 0; step >>= 1) {
-        const std::uint64_t end = __shfl_sync(fused_full_warp, inclusive, owner + step - 1);
-        if (end <= f) owner += step;
-      }
+      const unsigned owner = warp_owner_of(inclusive, f);
       const std::uint64_t owner_begin = __shfl_sync(fused_full_warp, begin, owner);
       const std::uint64_t owner_exclusive = __shfl_sync(fused_full_warp, exclusive, owner);
       const std::uint64_t owner_group = __shfl_sync(fused_full_warp, group, owner);
@@ -178,7 +168,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       if (f < total) ic_edge(g, a, owner_group, owner_w, owner_begin + (f - owner_exclusive), owner_frontier);
     }
   }
-  for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(fused_full_warp, examined, delta);
+  examined = warp_sum(examined);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 
@@ -235,7 +225,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
     for (std::uint64_t chunk = begin; chunk < end && pending != 0; chunk += 32) {
       const std::uint64_t j = chunk + lane;
       const std::uint64_t weight = j < end ? threshold_weight(g.in_thresholds[j]) : 0;
-      const std::uint64_t inclusive = carry + fused_warp_inclusive_sum(weight, lane);
+      const std::uint64_t inclusive = carry + warp_inclusive_sum(weight, lane);
       Word unresolved = pending;
       while (unresolved != 0) {
         const unsigned c = lowest_bit(unresolved);
@@ -256,7 +246,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
     }
     if (lane == 0) examined += (end - begin) * popcount(pending);  // colours that pick no edge read all
   }
-  for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(fused_full_warp, examined, delta);
+  examined = warp_sum(examined);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 

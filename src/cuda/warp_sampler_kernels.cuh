@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "cuda/warp_primitives.cuh"
+
 #include "wildfire/graph/graph_view.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
@@ -51,14 +53,6 @@ struct warp_sampler_args {
 /// Member i of the set being built: shared memory first, then the warp's global overflow area.
 __device__ __forceinline__ std::uint32_t* member_slot(std::uint32_t* shared, std::uint32_t* stage, std::uint64_t i) {
   return i < shared_members_per_warp ? shared + i : stage + (i - shared_members_per_warp);
-}
-
-__device__ __forceinline__ std::uint64_t warp_inclusive_sum(std::uint64_t value, unsigned lane) {
-  for (unsigned delta = 1; delta < 32; delta <<= 1) {
-    const std::uint64_t other = __shfl_up_sync(full_warp, value, delta);
-    if (lane >= delta) value += other;
-  }
-  return value;
 }
 
 template <bool IsIc>
@@ -125,12 +119,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
           head += batch;
           for (std::uint64_t base = 0; base < total; base += 32) {
             const std::uint64_t f = base + lane;
-            // Owner of flat edge f: the number of lanes whose inclusive end is <= f.
-            unsigned owner = 0;
-            for (unsigned step = 16; step > 0; step >>= 1) {
-              const std::uint64_t end = __shfl_sync(full_warp, inclusive, owner + step - 1);
-              if (end <= f) owner += step;
-            }
+            const unsigned owner = warp_owner_of(inclusive, f);
             const std::uint64_t owner_begin = __shfl_sync(full_warp, begin, owner);
             const std::uint64_t owner_exclusive = __shfl_sync(full_warp, exclusive, owner);
             bool fresh = false;
@@ -238,7 +227,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
     }
   }
 
-  for (unsigned delta = 16; delta > 0; delta >>= 1) examined += __shfl_down_sync(full_warp, examined, delta);
+  examined = warp_sum(examined);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 
