@@ -1,0 +1,124 @@
+// IC liveness drawn per block of in-edges instead of per edge, for vertices whose in-edges all
+// carry the same probability p (weighted cascade, uniform:P). The in-edges of such a vertex are
+// cut into blocks of B = round(1/p) edges (the last one shorter); per block one draw gives the
+// number K ~ Binomial(S, p) of live edges (S = the block's size, inverse CDF from a table of
+// 32-bit thresholds) and K more draws pick which ones (Floyd: a uniform K-subset). That is the
+// same distribution as S independent Bernoulli(p) edges, at about 1 + K draws per block instead
+// of S: under weighted cascade a hub with 10^4 in-edges costs ~2 hashes, not 10^4.
+//
+// This refines ARCHITECTURE.md section 1 ("edge e is live iff hash(seed, s, e) < threshold[e]"):
+// every decision is still a pure function of (seed, sample, element), the element being a block,
+// so RR set s stays bit-for-bit the same on every backend, fused or not, on any thread count.
+// Vertices with mixed in-probabilities (trivalency, random, file) keep the per-edge rule.
+#pragma once
+
+#include <cstdint>
+
+#include "wildfire/graph/edge_threshold.hpp"
+#include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/counter_hash.hpp"
+#include "wildfire/random/live_edge_world.hpp"
+
+namespace wildfire {
+
+/// vertex_class value of a vertex whose in-edges are drawn one by one (ic_edge_live).
+inline constexpr std::uint32_t per_edge_class = 0xffffffffU;
+/// Entries of a block-count table: P(K <= k) for k < 16. K >= 16 has probability below 2^-32
+/// because a block's mean S * p is at most about 1.
+inline constexpr std::uint32_t block_cdf_length = 16;
+/// Block draws address edges by the id of the block's first edge in 40 bits (10^12 edges).
+inline constexpr std::uint64_t max_block_rule_edges = 1ULL << 40;
+
+/// Which rule each vertex uses, and the count tables (built by make_ic_block_plan on the host).
+struct ic_block_view {
+  const std::uint32_t* vertex_class = nullptr;  // n entries: per_edge_class or a class c
+  const std::uint32_t* cdf = nullptr;           // class c: table 2c for full blocks, 2c+1 for the tail
+};
+
+/// Block size B = min(degree, round(2^32 / threshold)) of a block-rule vertex (1 <= threshold <= 2^31).
+WF_HOST_DEVICE constexpr std::uint64_t ic_block_size(std::uint64_t degree, std::uint32_t threshold) noexcept {
+  const std::uint64_t b = ((1ULL << 32) + threshold / 2) / threshold;
+  return b < degree ? b : degree;
+}
+
+/// Element id of draw `draw` (0: the count, 1 + i: Floyd slot i) of the block starting at edge
+/// `first_edge`. The vertex domain's bit 61 is free under IC (LT draws use vertex ids < 2^32);
+/// the low 16 bits stay zero for bounded_draw's attempts.
+WF_HOST_DEVICE constexpr std::uint64_t ic_block_element(std::uint64_t first_edge, std::uint32_t draw) noexcept {
+  return element_domain::vertex | (1ULL << 61) | (first_edge << 21) | (std::uint64_t{draw} << 16);
+}
+
+/// Number of live edges in the block of `size` edges starting at `first_edge`.
+WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::uint64_t first_edge,
+                                                        const std::uint32_t* table, std::uint64_t size) noexcept {
+  const std::uint32_t u = element_hash32(key, ic_block_element(first_edge, 0));
+  std::uint32_t k = 0;
+  while (k < block_cdf_length && u >= table[k]) ++k;
+  return size < k ? static_cast<std::uint32_t>(size) : k;
+}
+
+/// Offsets (in [0, size)) of the `count` live edges of a block, distinct and uniform (Floyd's
+/// algorithm), written to `slots[0..count)`. count <= block_cdf_length.
+WF_HOST_DEVICE inline void ic_block_live_slots(std::uint64_t key, std::uint64_t first_edge, std::uint64_t size,
+                                               std::uint32_t count, std::uint32_t* slots) noexcept {
+  const auto pool = static_cast<std::uint32_t>(size);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t j = pool - count + i;  // draw from [0, j]
+    std::uint32_t t = bounded_draw(key, ic_block_element(first_edge, i + 1), j + 1);
+    for (std::uint32_t q = 0; q < i; ++q)
+      if (slots[q] == t) {
+        t = j;
+        break;
+      }
+    slots[i] = t;
+  }
+}
+
+/// Calls on_live(j) for every in-edge j (in-CSR position) of v that is live under IC in the
+/// sample with key `key`. Returns the number of random draws made (the work measure).
+template <class OnLive>
+WF_HOST_DEVICE inline std::uint64_t for_each_live_in_edge(std::uint64_t key, const graph_view& g,
+                                                          const ic_block_view& blocks, std::uint32_t v,
+                                                          OnLive&& on_live) {
+  const std::uint64_t begin = g.in_begin(v), end = g.in_end(v);
+  const std::uint32_t c = blocks.vertex_class[v];
+  if (c == per_edge_class) {
+    for (std::uint64_t j = begin; j < end; ++j)
+      if (ic_edge_live(key, j, g.in_thresholds[j])) on_live(j);
+    return end - begin;
+  }
+  const std::uint64_t b = ic_block_size(end - begin, g.in_thresholds[begin]);
+  std::uint64_t draws = 0;
+  for (std::uint64_t first = begin; first < end; first += b) {
+    const std::uint64_t size = end - first < b ? end - first : b;
+    const std::uint32_t* table = blocks.cdf + (2ULL * c + (size == b ? 0 : 1)) * block_cdf_length;
+    const std::uint32_t k = ic_block_live_count(key, first, table, size);
+    std::uint32_t slots[block_cdf_length];
+    ic_block_live_slots(key, first, size, k, slots);
+    for (std::uint32_t i = 0; i < k; ++i) on_live(first + slots[i]);
+    draws += 1 + k;
+  }
+  return draws;
+}
+
+/// True iff in-edge j (in-CSR position) of v is live under IC in the sample with key `key`: the
+/// single-edge question a forward traversal asks, answered consistently with for_each_live_in_edge.
+WF_HOST_DEVICE inline bool ic_in_edge_live(std::uint64_t key, const graph_view& g, const ic_block_view& blocks,
+                                           std::uint32_t v, std::uint64_t j) noexcept {
+  const std::uint32_t c = blocks.vertex_class[v];
+  if (c == per_edge_class) return ic_edge_live(key, j, g.in_thresholds[j]);
+  const std::uint64_t begin = g.in_begin(v), end = g.in_end(v);
+  const std::uint64_t b = ic_block_size(end - begin, g.in_thresholds[begin]);
+  const std::uint64_t first = begin + (j - begin) / b * b;
+  const std::uint64_t size = end - first < b ? end - first : b;
+  const std::uint32_t* table = blocks.cdf + (2ULL * c + (size == b ? 0 : 1)) * block_cdf_length;
+  const std::uint32_t k = ic_block_live_count(key, first, table, size);
+  if (k == 0) return false;
+  std::uint32_t slots[block_cdf_length];
+  ic_block_live_slots(key, first, size, k, slots);
+  for (std::uint32_t i = 0; i < k; ++i)
+    if (first + slots[i] == j) return true;
+  return false;
+}
+
+}  // namespace wildfire

@@ -1,0 +1,201 @@
+// The block rule for IC liveness (random/ic_block_rule.hpp): which vertices use it, its count
+// tables, and that it draws each in-edge independently with probability p: per-edge and pairwise
+// frequencies within 5 binomial standard errors, the number of live in-edges against the
+// Binomial(d, p) pmf by chi-square, and the single-edge question answered consistently with the
+// enumeration, for sample after sample.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "support/statistics.hpp"
+#include "support/tiny_graphs.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
+#include "wildfire/random/live_edge_world.hpp"
+#include "wildfire/sampling/ic_block_plan.hpp"
+
+namespace wildfire {
+namespace {
+
+/// Vertex 0 with `d` in-edges of probability p (from vertices 1..d).
+csr_graph star(std::uint32_t d, double p) {
+  std::vector<test::probability_edge> edges;
+  for (std::uint32_t u = 1; u <= d; ++u) edges.push_back({u, 0, p});
+  return test::graph_from_probabilities(d + 1, edges);
+}
+
+std::vector<std::uint64_t> live_in_edges(std::uint64_t key, const graph_view& g, const ic_block_view& b,
+                                         std::uint32_t v) {
+  std::vector<std::uint64_t> live;
+  for_each_live_in_edge(key, g, b, v, [&](std::uint64_t j) { live.push_back(j); });
+  return live;
+}
+
+double log_binomial_pmf(std::uint32_t n, std::uint32_t k, double p) {
+  return std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) + k * std::log(p) +
+         (n - k) * std::log1p(-p);
+}
+
+TEST(IcBlockPlan, ClassifiesVertices) {
+  // 0: three in-edges of 0.2 (block rule); 1: mixed 0.2 / 0.3; 2: one in-edge; 3: uniform 0.7;
+  // 4: uniform 1.0; 5: two in-edges of 0.2, the same class as vertex 0 only if the sizes match.
+  const csr_graph g = test::graph_from_probabilities(
+      8, {{5, 0, 0.2}, {6, 0, 0.2}, {7, 0, 0.2}, {0, 1, 0.2}, {2, 1, 0.3}, {0, 2, 0.5}, {0, 3, 0.7},
+          {1, 3, 0.7}, {0, 4, 1.0}, {1, 4, 1.0}, {0, 5, 0.2}, {1, 5, 0.2}});
+  const ic_block_plan plan = make_ic_block_plan(g.view());
+  EXPECT_NE(plan.vertex_class[0], per_edge_class);
+  EXPECT_EQ(plan.vertex_class[1], per_edge_class);
+  EXPECT_EQ(plan.vertex_class[2], per_edge_class);
+  EXPECT_EQ(plan.vertex_class[3], per_edge_class);
+  EXPECT_EQ(plan.vertex_class[4], per_edge_class);
+  EXPECT_NE(plan.vertex_class[5], per_edge_class);
+  EXPECT_NE(plan.vertex_class[5], plan.vertex_class[0]);  // blocks of 3 and of 2 edges
+  EXPECT_EQ(plan.num_classes(), 2U);
+}
+
+TEST(IcBlockPlan, BlockSizeIsOneOverP) {
+  EXPECT_EQ(ic_block_size(1000, threshold_from_probability(0.01)), 100U);
+  EXPECT_EQ(ic_block_size(50, threshold_from_probability(0.01)), 50U);
+  for (std::uint64_t d = 2; d < 5000; d += 7) EXPECT_EQ(ic_block_size(d, threshold_from_probability(1.0 / d)), d);
+}
+
+TEST(IcBlockPlan, BinomialTableIsTheCdf) {
+  for (const auto& [size, p] : std::vector<std::pair<std::uint64_t, double>>{{1, 0.3}, {5, 0.2}, {100, 0.01}, {3000, 1.0 / 3000}}) {
+    std::uint32_t table[block_cdf_length];
+    const std::uint32_t t = threshold_from_probability(p);
+    binomial_cdf_table(size, t, table);
+    const double q = t / 4294967296.0;
+    double cumulative = 0;
+    for (std::uint32_t k = 0; k < block_cdf_length; ++k) {
+      if (k > 0) {
+        EXPECT_GE(table[k], table[k - 1]);
+      }
+      if (k >= size) {
+        EXPECT_EQ(table[k], 0xffffffffU) << "size " << size << " k " << k;
+        continue;
+      }
+      cumulative += std::exp(log_binomial_pmf(static_cast<std::uint32_t>(size), k, q));
+      EXPECT_NEAR(table[k] / 4294967296.0, std::min(cumulative, 1.0), 1e-9) << "size " << size << " k " << k;
+    }
+  }
+}
+
+TEST(IcBlockRule, MixedVerticesKeepThePerEdgeRule) {
+  const csr_graph g = test::tiny_ic_graph();
+  const ic_block_plan plan = make_ic_block_plan(g.view());
+  for (std::uint64_t s = 0; s < 2000; ++s) {
+    const std::uint64_t key = sample_key(1, s);
+    for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
+      if (plan.vertex_class[v] != per_edge_class) continue;
+      std::vector<std::uint64_t> expected;
+      for (std::uint64_t j = g.in_offsets[v]; j < g.in_offsets[v + 1]; ++j)
+        if (ic_edge_live(key, j, g.in_thresholds[j])) expected.push_back(j);
+      EXPECT_EQ(live_in_edges(key, g.view(), plan.view(), v), expected);
+    }
+  }
+}
+
+struct star_case {
+  std::uint32_t degree;
+  double probability;
+};
+
+class IcBlockRuleStar : public ::testing::TestWithParam<star_case> {};
+
+TEST_P(IcBlockRuleStar, EdgesAreIndependentBernoulli) {
+  const auto [d, p] = GetParam();
+  const csr_graph g = star(d, p);
+  const ic_block_plan plan = make_ic_block_plan(g.view());
+  ASSERT_NE(plan.vertex_class[0], per_edge_class);
+  const double q = g.in_thresholds[0] / 4294967296.0;
+  const std::uint64_t b = ic_block_size(d, g.in_thresholds[0]);
+  // Pairs: first two edges (one block), first and last (different blocks when d > b).
+  const std::uint64_t last = d - 1;
+  constexpr std::uint64_t samples = 200000;
+  std::vector<std::uint64_t> edge_live(d, 0), live_count(d + 1, 0);
+  std::uint64_t pair_same = 0, pair_apart = 0, draws = 0;
+  for (std::uint64_t s = 0; s < samples; ++s) {
+    const std::uint64_t key = sample_key(42, s);
+    std::vector<std::uint8_t> live(d, 0);
+    draws += for_each_live_in_edge(key, g.view(), plan.view(), 0, [&](std::uint64_t j) {
+      ASSERT_LT(j, d);
+      ASSERT_EQ(live[j], 0) << "edge reported twice";
+      live[j] = 1;
+    });
+    std::uint32_t count = 0;
+    for (std::uint32_t j = 0; j < d; ++j) {
+      if (s < 5000) {  // the single-edge question agrees with the enumeration (costly on hubs)
+        ASSERT_EQ(live[j] != 0, ic_in_edge_live(key, g.view(), plan.view(), 0, j)) << "sample " << s << " edge " << j;
+      }
+      edge_live[j] += live[j];
+      count += live[j];
+    }
+    ++live_count[count];
+    pair_same += live[0] & live[1];
+    pair_apart += live[0] & live[last];
+  }
+  for (std::uint32_t j = 0; j < d; ++j)
+    EXPECT_NEAR(static_cast<double>(edge_live[j]) / samples, q, test::binomial_tolerance(q, samples)) << "edge " << j;
+  EXPECT_NEAR(static_cast<double>(pair_same) / samples, q * q, test::binomial_tolerance(q * q, samples));
+  EXPECT_NEAR(static_cast<double>(pair_apart) / samples, q * q, test::binomial_tolerance(q * q, samples));
+  // Chi-square of the live count against Binomial(d, q), bins with expectation >= 5 (the rest pooled).
+  double chi = 0, pooled_expected = 0, pooled_observed = 0;
+  int bins = 0;
+  for (std::uint32_t k = 0; k <= d; ++k) {
+    const double expected = samples * std::exp(log_binomial_pmf(d, k, q));
+    if (expected >= 5) {
+      chi += (live_count[k] - expected) * (live_count[k] - expected) / expected;
+      ++bins;
+    } else {
+      pooled_expected += expected;
+      pooled_observed += static_cast<double>(live_count[k]);
+    }
+  }
+  if (pooled_expected >= 5) {
+    chi += (pooled_observed - pooled_expected) * (pooled_observed - pooled_expected) / pooled_expected;
+    ++bins;
+  }
+  const double dof = bins - 1;
+  EXPECT_LT(chi, dof + 5 * std::sqrt(2 * dof) + 1e-9) << bins << " bins";
+  // The work: one count draw per block plus one per live edge (plus rare rejections).
+  const double blocks = std::ceil(static_cast<double>(d) / static_cast<double>(b));
+  EXPECT_LT(static_cast<double>(draws) / samples, blocks + d * q + 0.05);
+}
+
+INSTANTIATE_TEST_SUITE_P(Degrees, IcBlockRuleStar,
+                         ::testing::Values(star_case{2, 0.5}, star_case{3, 1.0 / 3}, star_case{7, 0.2},
+                                           star_case{40, 0.05}, star_case{250, 0.01}, star_case{1000, 0.001},
+                                           star_case{37, 0.1}));
+
+TEST(IcBlockRule, WeightedCascadeHubCostsAboutTwoDraws) {
+  const std::uint32_t d = 5000;
+  const csr_graph g = star(d, 1.0 / d);
+  const ic_block_plan plan = make_ic_block_plan(g.view());
+  std::uint64_t draws = 0;
+  constexpr std::uint64_t samples = 20000;
+  for (std::uint64_t s = 0; s < samples; ++s)
+    draws += for_each_live_in_edge(sample_key(3, s), g.view(), plan.view(), 0, [](std::uint64_t) {});
+  // 1 + E[K] = 2 per sample; 5 standard errors of the Poisson(1) count.
+  EXPECT_NEAR(static_cast<double>(draws) / samples, 2.0, 5 / std::sqrt(static_cast<double>(samples)));
+}
+
+TEST(IcBlockPlan, RandomGraphEnumerationMatchesSingleEdgeQuestions) {
+  for (const double p : {0.0, 0.05}) {
+    const csr_graph g = test::random_graph(300, 6000, 9, p);
+    const ic_block_plan plan = make_ic_block_plan(g.view());
+    for (std::uint64_t s = 0; s < 50; ++s) {
+      const std::uint64_t key = sample_key(8, s);
+      for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
+        const auto live = live_in_edges(key, g.view(), plan.view(), v);
+        const std::set<std::uint64_t> live_set(live.begin(), live.end());
+        ASSERT_EQ(live_set.size(), live.size());
+        for (std::uint64_t j = g.in_offsets[v]; j < g.in_offsets[v + 1]; ++j)
+          ASSERT_EQ(live_set.count(j) == 1, ic_in_edge_live(key, g.view(), plan.view(), v, j));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wildfire
