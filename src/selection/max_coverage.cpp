@@ -88,18 +88,23 @@ inverted_index build_index(rr_sets_view sets, std::uint32_t universe, int thread
   return index;
 }
 
-/// Sum of the `k` largest counts (OPIM-C: no k elements can add more than this).
+/// Sum of the `k` largest counts (OPIM-C: no k elements can add more than this); their ids go
+/// to `top_ids`.
 std::uint64_t top_k_sum(const std::vector<std::uint32_t>& counts, const std::vector<std::uint32_t>& active,
-                        std::uint32_t k, std::vector<std::uint32_t>& scratch) {
+                        std::uint32_t k, std::vector<std::uint64_t>& scratch, std::vector<std::uint32_t>& top_ids) {
   scratch.clear();
   for (const std::uint32_t u : active)
-    if (counts[u] != 0) scratch.push_back(counts[u]);
+    if (counts[u] != 0) scratch.push_back(std::uint64_t{counts[u]} << 32 | u);
   if (scratch.size() > k) {
     std::nth_element(scratch.begin(), scratch.begin() + k, scratch.end(), std::greater<>());
     scratch.resize(k);
   }
   std::uint64_t sum = 0;
-  for (const std::uint32_t c : scratch) sum += c;
+  top_ids.clear();
+  for (const std::uint64_t c : scratch) {
+    sum += c >> 32;
+    top_ids.push_back(static_cast<std::uint32_t>(c));
+  }
   return sum;
 }
 
@@ -134,7 +139,8 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
   std::vector<std::uint8_t> covered(sets.size(), 0);
   std::vector<std::uint8_t> selected(universe, 0);
   std::vector<std::uint32_t> used(options.rounds, 0);
-  std::vector<std::uint32_t> scratch;
+  std::vector<std::uint64_t> scratch;
+  std::vector<std::uint32_t> top_ids;
   const bool want_bound = options.upper_bound && options.rounds == 1;
 
   coverage_selection result;
@@ -156,11 +162,19 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
     }
   std::make_heap(heap.begin(), heap.end(), heap_order{});
 
-  for (std::uint64_t step = 0; step < wanted; ++step) {
-    if (want_bound) {
-      result.optimum_upper_bound =
-          std::min(result.optimum_upper_bound, result.covered + top_k_sum(counts, active, options.k, scratch));
+  // Eq. 9's minimum over steps. The current counts of the last top-k elements sum to at most the
+  // current top-k sum, so when even they reach the minimum this step cannot lower it: skip the scan.
+  auto tighten_bound = [&]() {
+    if (!top_ids.empty()) {
+      std::uint64_t floor = result.covered;
+      for (const std::uint32_t u : top_ids) floor += counts[u];
+      if (floor >= result.optimum_upper_bound) return;
     }
+    result.optimum_upper_bound = std::min(result.optimum_upper_bound,
+                                          result.covered + top_k_sum(counts, active, options.k, scratch, top_ids));
+  };
+  for (std::uint64_t step = 0; step < wanted; ++step) {
+    if (want_bound) tighten_bound();
     best_element best;
     while (!heap.empty()) {
       const best_element top = heap.front();
@@ -203,7 +217,15 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
           std::atomic_ref<std::uint32_t>(counts[sets.members[j]]).fetch_sub(1, std::memory_order_relaxed);
       }
     } else {
+      // The sets of v's list are scattered over the whole store: fetch the offsets of the set
+      // 16 ahead and the members of the set 8 ahead, so the misses overlap instead of queueing.
       for (std::uint64_t i = list_begin; i < list_end; ++i) {
+        if (i + 16 < list_end) __builtin_prefetch(&sets.offsets[index.sets[i + 16]]);
+        if (i + 8 < list_end) {
+          const std::uint32_t ahead = index.sets[i + 8];
+          __builtin_prefetch(&covered[ahead]);
+          __builtin_prefetch(&sets.members[sets.offsets[ahead]]);
+        }
         const std::uint32_t s = index.sets[i];
         if (covered[s]) continue;
         covered[s] = 1;
@@ -216,8 +238,7 @@ coverage_selection greedy_max_coverage(rr_sets_view sets, const max_coverage_opt
     result.covered += gained;
   }
   if (want_bound) {
-    result.optimum_upper_bound =
-        std::min(result.optimum_upper_bound, result.covered + top_k_sum(counts, active, options.k, scratch));
+    tighten_bound();
   } else {
     result.optimum_upper_bound = sets.size();
   }
