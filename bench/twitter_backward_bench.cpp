@@ -1,6 +1,8 @@
 // Backward phase on an RSG set of the thesis's shape (sec. 7.1.2, Tables 7.1-7.4): sequential
 // CPU, OpenMP and the GPU variants, with the bytes the sweep must move against the measured copy
-// bandwidth. Usage: twitter_backward_bench [--scale S] [--seed N] [--reps R] [--variants a,b]
+// bandwidth; for shared-pull also its layout preparation and the sequential sweep of the same
+// layout (like with like). Usage: twitter_backward_bench [--scale S] [--seed N] [--reps R]
+// [--variants a,b]
 #include <fmt/core.h>
 #include <omp.h>
 
@@ -16,6 +18,7 @@
 #include "wildfire/twitter/influence.hpp"
 #include "wildfire/twitter/rsg.hpp"
 #include "wildfire/version.hpp"
+#include "twitter/pull_layout.hpp"
 
 #ifdef WF_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -66,7 +69,7 @@ int main(int argc, char** argv) {
   double scale = 0.1;
   std::uint64_t seed = 1;
   int reps = 3;
-  std::string variants = "auto,topological,queue,vertex-array";
+  std::string variants = "shared-pull,thesis,topological,queue,vertex-array";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seed")) seed = std::stoull(argv[i + 1]);
@@ -105,10 +108,15 @@ int main(int argc, char** argv) {
     fmt::print("generated in {:.2f} s with {} threads; {} repetitions per backend (mean reported)\n\n", generate_seconds,
                omp_get_max_threads(), reps);
 
+    // Bytes the sweep must move at least with the input layout: read every edge target (4 B) and
+    // row offset (8 B), read the base and write the influence (8 + 8 B per node).
+    const double must_move_bytes = 4.0 * g.num_edges() + 8.0 * (g.num_nodes() + 1) + 16.0 * g.num_nodes();
     struct row {
       std::string backend;
       double seconds;
       double max_rel_diff;
+      double bytes = 0.0;            // the minimum the sweep moves with its layout (GPU rows)
+      double prepare_seconds = 0.0;  // layout preparation outside the timed sweep (shared-pull)
     };
     std::vector<row> rows;
     influence_result reference;
@@ -126,11 +134,26 @@ int main(int argc, char** argv) {
     }
     rows.push_back({fmt::format("CPU OpenMP ({} threads)", omp_get_max_threads()), openmp_seconds,
                     max_relative_difference(reference.influence, omp_result.influence)});
+    // The sequential sweep of shared-pull's level-ordered layout: the like-with-like CPU time for
+    // a GPU sweep that excludes its layout preparation (this one excludes it too).
+    t0 = std::chrono::steady_clock::now();
+    const detail::pull_layout layout = detail::build_pull_layout(g);
+    const double layout_seconds = seconds_since(t0);
+    double layout_sweep_seconds = 0.0;
+    influence_result layout_result;
+    for (int r = 0; r < reps; ++r) {
+      layout_result = detail::sweep_pull_layout(g, layout);
+      layout_sweep_seconds += layout_result.backward_seconds / reps;
+    }
+    rows.push_back({"CPU sequential, level-ordered layout (excl. its build)", layout_sweep_seconds,
+                    max_relative_difference(reference.influence, layout_result.influence)});
+    fmt::print("level-ordered layout (shared-pull): built on the host in {:.3f} s with {} threads; at most {} levels "
+               "per graph; {} of {} nodes in the layout; its sweep moves at least {:.3f} GB (2 B per padded in-list "
+               "entry, 8 B per node record, 8 B per level record, 8 + 8 B per node for base and influence)\n\n",
+               layout_seconds, omp_get_max_threads(), layout.max_levels, layout.num_included_nodes, g.num_nodes(),
+               static_cast<double>(detail::pull_bytes_moved(g, layout)) / 1e9);
 
-    // Bytes the sweep must move at least: read every edge target (4 B) and row offset (8 B), read
-    // the base and write the influence (8 + 8 B per node).
-    const double must_move_bytes = 4.0 * g.num_edges() + 8.0 * (g.num_nodes() + 1) + 16.0 * g.num_nodes();
-    double copy_bandwidth = 0.0;
+    double copy_bandwidth = 0.0, peak_bandwidth = 0.0;
     std::string device = "none";
 #ifdef WF_HAVE_CUDA
     if (gpu_available()) {
@@ -138,7 +161,15 @@ int main(int argc, char** argv) {
       cudaGetDeviceProperties(&prop, 0);
       device = prop.name;
       copy_bandwidth = cuda::measure_copy_bandwidth(std::uint64_t{1} << 30);
+      int clock_khz = 0, bus_bits = 0;
+      if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess &&
+          cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess) {
+        peak_bandwidth = 2.0 * clock_khz * 1e3 * bus_bits / 8.0;  // double data rate
+      }
+      t0 = std::chrono::steady_clock::now();
       cuda::twitter_backward_session session(g);
+      fmt::print("GPU session: upload and shared-pull layout in {:.3f} s (layout build + upload alone {:.3f} s)\n\n",
+                 seconds_since(t0), session.shared_pull_prepare_seconds());
       std::size_t pos = 0;
       while (pos <= variants.size()) {
         std::size_t end = variants.find(',', pos);
@@ -150,11 +181,14 @@ int main(int argc, char** argv) {
         for (int r = 0; r < reps; ++r) seconds += session.run(v) / reps;
         const influence_result res = session.result();
         if (res.num_stalled_nodes != reference.num_stalled_nodes) throw error("GPU stalled nodes differ from the CPU");
-        rows.push_back({fmt::format("GPU {}", to_string(v)), seconds, max_relative_difference(reference.influence, res.influence)});
+        const bool pull = v == gpu_variant::shared_pull || v == gpu_variant::automatic;
+        rows.push_back({fmt::format("GPU {}", to_string(v)), seconds, max_relative_difference(reference.influence, res.influence),
+                        pull ? static_cast<double>(session.shared_pull_bytes()) : must_move_bytes,
+                        pull ? session.shared_pull_prepare_seconds() : 0.0});
       }
       // Per category with the automatic choice (thesis Table 7.4 splits its times the same way);
       // the sequential sweep of one category alone gives the matching CPU time.
-      fmt::print("per category (GPU auto, mean of {} runs; CPU sequential sweep of the same graphs):\n\n", reps);
+      fmt::print("per category (GPU auto = shared-pull, mean of {} runs; CPU sequential sweep of the same graphs):\n\n", reps);
       fmt::print("| category | graphs | edges | CPU sequential (ms) | GPU auto (ms) | speedup |\n|---|---|---|---|---|---|\n");
       for (int c = 1; c < 4; ++c) {
         spreading_graphs part;
@@ -183,16 +217,27 @@ int main(int argc, char** argv) {
       fmt::print("\n");
     }
 #endif
-    fmt::print("device: {}; measured device copy bandwidth {:.0f} GB/s; backward phase must move {:.3f} GB\n\n", device,
-               copy_bandwidth / 1e9, must_move_bytes / 1e9);
-    fmt::print("| backend | backward phase (ms) | speedup vs sequential | edges/s | fraction of copy bandwidth | max rel. diff vs sequential |\n");
-    fmt::print("|---|---|---|---|---|---|\n");
+    fmt::print("device: {}; measured device copy bandwidth {:.0f} GB/s (nominal peak {:.0f} GB/s); with the input "
+               "layout the backward phase must move {:.3f} GB\n\n",
+               device, copy_bandwidth / 1e9, peak_bandwidth / 1e9, must_move_bytes / 1e9);
+    fmt::print("speedups are over the CPU sequential row (Alg. 2, whose timed region includes its in-degree count); "
+               "shared-pull's sweep excludes its layout preparation, so its like-with-like CPU row is the level-ordered "
+               "layout's, and the column 'incl. preparation' adds the host layout build and upload\n\n");
+    fmt::print("| backend | backward phase (ms) | speedup vs sequential | vs sequential of same layout | speedup incl. "
+               "preparation | bytes moved (GB) | GB/s | fraction of copy bandwidth | fraction of nominal peak | max rel. "
+               "diff vs sequential |\n");
+    fmt::print("|---|---|---|---|---|---|---|---|---|---|\n");
     for (const row& r : rows) {
       const bool gpu = r.backend.starts_with("GPU");
-      fmt::print("| {} | {:.3f} | {:.1f}x | {:.3g} | {} | {:.1e} |\n", r.backend, r.seconds * 1e3, sequential_seconds / r.seconds,
-                 g.num_edges() / r.seconds,
-                 gpu && copy_bandwidth > 0 ? fmt::format("{:.1f}%", 100.0 * must_move_bytes / r.seconds / copy_bandwidth) : "-",
-                 r.max_rel_diff);
+      const bool pull = r.prepare_seconds > 0.0;
+      auto fraction = [&](double bandwidth) {
+        return gpu && bandwidth > 0 ? fmt::format("{:.1f}%", 100.0 * r.bytes / r.seconds / bandwidth) : std::string("-");
+      };
+      fmt::print("| {} | {:.3f} | {:.1f}x | {} | {} | {} | {} | {} | {} | {:.1e} |\n", r.backend, r.seconds * 1e3,
+                 sequential_seconds / r.seconds, pull ? fmt::format("{:.1f}x", layout_sweep_seconds / r.seconds) : "-",
+                 pull ? fmt::format("{:.1f}x", sequential_seconds / (r.seconds + r.prepare_seconds)) : "-",
+                 gpu ? fmt::format("{:.3f}", r.bytes / 1e9) : "-", gpu ? fmt::format("{:.0f}", r.bytes / r.seconds / 1e9) : "-",
+                 fraction(copy_bandwidth), fraction(peak_bandwidth), r.max_rel_diff);
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "twitter_backward_bench: error: {}\n", e.what());

@@ -5,10 +5,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/twitter_backward_kernels.cuh"
+#include "cuda/twitter_pull_kernels.cuh"
+#include "twitter/pull_layout.hpp"
 #include "wildfire/error.hpp"
 
 namespace wildfire::cuda {
@@ -46,6 +49,13 @@ constexpr int large_unroll = 4;
 constexpr int small_block = 32;
 constexpr int chunk_nodes = 1024;
 constexpr int chunk_block = 1024;
+// shared-pull: a warp per Small graph, 8 warps per Medium graph, 16 per Large graph whose shares
+// fit half the shared memory (two blocks per SM), 32 per larger graph.
+constexpr int pull_small_block = 32;
+constexpr int pull_medium_block = 256;
+constexpr int pull_large_block = 512;
+constexpr int pull_huge_block = 1024;
+constexpr int pull_classes = 5;  // empty, small, medium, large (two per SM), large (one per SM)
 
 }  // namespace
 
@@ -66,6 +76,19 @@ struct twitter_backward_session::impl {
   cudaStream_t streams[3] = {nullptr, nullptr, nullptr};
   cudaEvent_t start = nullptr, stop = nullptr, joined[3] = {nullptr, nullptr, nullptr};
   int max_shared_optin = 48 * 1024;
+  // shared-pull: the level-ordered layout, per-class graph lists (largest first) and their
+  // largest n, the graphs the layout leaves to the queue kernel, per category.
+  device_array<twitter::detail::pull_graph> pull_graphs;
+  device_array<twitter::detail::pull_node> pull_nodes;
+  device_array<twitter::detail::pull_level> pull_levels;
+  device_array<std::uint16_t> pull_sources;
+  device_array<double> pull_spill;
+  device_array<std::uint32_t> pull_lists[pull_classes], pull_fallback[4];
+  std::uint32_t pull_max_n[pull_classes] = {0, 0, 0, 0, 0};
+  std::uint32_t pull_fallback_max_n[4] = {0, 0, 0, 0};
+  std::uint64_t pull_bytes = 0;
+  std::uint32_t pull_max_levels = 0;
+  double pull_prepare_seconds = 0.0;
 
   impl() = default;
   impl(const impl&) = delete;
@@ -123,6 +146,77 @@ struct twitter_backward_session::impl {
     if (list.size == 0) return;
     k::backward_chunked<chunk_nodes, chunk_block><<<grid_for(list.size), chunk_block, 0, s>>>(
         view(), list.ptr, static_cast<std::uint32_t>(list.size));
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+
+  twitter_kernels::pull_view pull_kernel_view() const {
+    return {graph_offsets.ptr, pull_graphs.ptr, pull_nodes.ptr, pull_levels.ptr, pull_sources.ptr,
+            base.ptr,          influence.ptr,   pull_spill.ptr, stalled.ptr,     error.ptr};
+  }
+
+  /// Builds the level-ordered layout on the host (OpenMP over graphs) and uploads it: the
+  /// preparation of shared-pull, once per graph set, timed apart from the sweep.
+  void prepare_pull(const twitter::spreading_graphs& g) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const twitter::detail::pull_layout layout = twitter::detail::build_pull_layout(g);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::uint64_t wanted = layout.sources.size() * 2 + (layout.nodes.size() + layout.levels.size()) * 8 +
+                                 layout.graphs.size() * sizeof(twitter::detail::pull_graph) + num_nodes * 8;
+    if (wanted > free_bytes) throw resource_error("GPU backward phase (shared-pull layout)", wanted, free_bytes);
+    pull_graphs.upload(layout.graphs);
+    pull_nodes.upload(layout.nodes);
+    pull_levels.upload(layout.levels);
+    pull_sources.upload(layout.sources);
+    pull_spill.allocate(num_nodes);
+    pull_bytes = twitter::detail::pull_bytes_moved(g, layout);
+    pull_max_levels = layout.max_levels;
+    // Half the shared memory a block may have, in shares: graphs up to this many nodes run two
+    // blocks per SM.
+    const std::uint32_t half_cap = static_cast<std::uint32_t>(max_shared_optin / 2 / sizeof(double));
+    std::vector<std::uint32_t> host[pull_classes], fallback[4];
+    for (std::uint64_t t = 0; t < num_graphs; ++t) {
+      const std::uint64_t n = g.graph_size(t);
+      if (n == 0) continue;
+      const auto c = static_cast<int>(twitter::categorize(n));
+      if (!layout.included[t]) {
+        fallback[c].push_back(static_cast<std::uint32_t>(t));
+        pull_fallback_max_n[c] = std::max(pull_fallback_max_n[c], static_cast<std::uint32_t>(n));
+        continue;
+      }
+      const int k = c < 3 ? c : (n <= half_cap ? 3 : 4);
+      host[k].push_back(static_cast<std::uint32_t>(t));
+      pull_max_n[k] = std::max(pull_max_n[k], static_cast<std::uint32_t>(n));
+    }
+    auto entries = [&](std::uint32_t t) {
+      const twitter::detail::pull_graph& r = layout.graphs[t];
+      return layout.levels[r.level_base + r.num_levels].first_entry;
+    };
+    for (int k = 0; k < pull_classes; ++k) {
+      // Largest first: blocks start in index order, so the longest sweeps start earliest.
+      std::stable_sort(host[k].begin(), host[k].end(), [&](auto a, auto b) { return entries(a) > entries(b); });
+      pull_lists[k].upload(host[k]);
+    }
+    for (int c = 0; c < 4; ++c) pull_fallback[c].upload(fallback[c]);
+    pull_prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  template <int Block>
+  void launch_pull(const device_array<std::uint32_t>& list, std::uint32_t max_n, cudaStream_t s) {
+    if (list.size == 0) return;
+    auto kernel = k::backward_shared_pull<Block>;
+    cudaFuncAttributes attributes{};
+    WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    const std::uint64_t limit = static_cast<std::uint64_t>(max_shared_optin) > attributes.sharedSizeBytes
+                                    ? static_cast<std::uint64_t>(max_shared_optin) - attributes.sharedSizeBytes
+                                    : 0;
+    // Shares of positions past the shared-memory capacity live in the global scratch (L2).
+    const auto cap = static_cast<std::uint32_t>(std::min<std::uint64_t>(max_n, limit / sizeof(double)));
+    const std::size_t shared_bytes = static_cast<std::size_t>(cap) * sizeof(double);
+    if (shared_bytes > 48 * 1024) {
+      WF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+    }
+    kernel<<<grid_for(list.size), Block, shared_bytes, s>>>(pull_kernel_view(), list.ptr, static_cast<std::uint32_t>(list.size), cap);
     WF_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -208,6 +302,7 @@ twitter_backward_session::twitter_backward_session(const twitter::spreading_grap
   for (int c = 0; c < 4; ++c) d.lists[c].upload(d.host_lists[c]);
   d.non_empty.upload(all);
   d.max_n_all = std::max({d.max_n[1], d.max_n[2], d.max_n[3]});
+  d.prepare_pull(g);
 }
 
 twitter_backward_session::~twitter_backward_session() = default;
@@ -218,7 +313,8 @@ double twitter_backward_session::run(gpu_variant variant, int only) {
   static const device_array<std::uint32_t> no_graphs;
   auto list = [&](int c) -> const device_array<std::uint32_t>& { return only < 0 || only == c ? d.lists[c] : no_graphs; };
   // The edge array needs COO sources (preparation, outside the timed region as in the thesis).
-  const bool tuned = variant == gpu_variant::automatic || variant == gpu_variant::topological;
+  if (variant == gpu_variant::automatic) variant = gpu_variant::shared_pull;
+  const bool tuned = variant == gpu_variant::thesis || variant == gpu_variant::topological;
   if (variant == gpu_variant::edge_array || (tuned && d.lists[1].size > 0)) d.ensure_sources();
   if (variant == gpu_variant::topological) d.ensure_split();
   auto part = [&](const device_array<std::uint32_t>& l, int c) -> const device_array<std::uint32_t>& {
@@ -228,20 +324,33 @@ double twitter_backward_session::run(gpu_variant variant, int only) {
   WF_CUDA_CHECK(cudaMemsetAsync(d.error.ptr, 0, sizeof(std::uint32_t), main));
   WF_CUDA_CHECK(cudaMemsetAsync(d.stalled.ptr, 0, std::max<std::uint64_t>(d.num_graphs, 1) * sizeof(std::uint32_t), main));
   WF_CUDA_CHECK(cudaEventRecord(d.start, main));
-  // Alg. 2 lines 2-4: I(v) = n_v for every node, Empty graphs included.
-  if (d.num_nodes > 0) {
+  const bool pull = variant == gpu_variant::shared_pull;
+  bool any_fallback = false;
+  for (int c = 0; c < 4; ++c) any_fallback = any_fallback || part(d.pull_fallback[c], c).size > 0;
+  // Alg. 2 lines 2-4: I(v) = n_v for every node, Empty graphs included. The pull kernel writes
+  // every node of its graphs itself, so the copy is needed there only for the queue fallback.
+  if (d.num_nodes > 0 && (!pull || any_fallback)) {
     WF_CUDA_CHECK(cudaMemcpyAsync(d.influence.ptr, d.base.ptr, d.num_nodes * sizeof(double), cudaMemcpyDeviceToDevice, main));
   }
   WF_CUDA_CHECK(cudaEventRecord(d.joined[0], main));
   WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[1], d.joined[0], 0));
   WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[2], d.joined[0], 0));
-  if (variant == gpu_variant::topological) {
+  if (pull) {
+    // The one-per-SM class first on its own stream: its longest sweep is the critical path.
+    d.launch_pull<pull_huge_block>(part(d.pull_lists[4], 3), d.pull_max_n[4], d.streams[0]);
+    d.launch(gpu_variant::queue, part(d.pull_fallback[3], 3), d.pull_fallback_max_n[3], d.streams[0], true);
+    d.launch_pull<pull_large_block>(part(d.pull_lists[3], 3), d.pull_max_n[3], d.streams[1]);
+    d.launch(gpu_variant::queue, part(d.pull_fallback[2], 2), d.pull_fallback_max_n[2], d.streams[1], false);
+    d.launch_pull<pull_medium_block>(part(d.pull_lists[2], 2), d.pull_max_n[2], d.streams[2]);
+    d.launch_pull<pull_small_block>(part(d.pull_lists[1], 1), d.pull_max_n[1], d.streams[2]);
+    d.launch_pull<pull_small_block>(part(d.pull_lists[0], 0), d.pull_max_n[0], d.streams[2]);
+  } else if (variant == gpu_variant::topological) {
     d.launch_chunked(part(d.ordered[3], 3), d.streams[0]);
     d.launch(gpu_variant::queue, part(d.unordered[3], 3), d.max_n[3], d.streams[0], true);
     d.launch_chunked(part(d.ordered[2], 2), d.streams[1]);
     d.launch(gpu_variant::queue, part(d.unordered[2], 2), d.max_n[2], d.streams[1], false);
     d.launch(gpu_variant::edge_array, list(1), d.max_n[1], d.streams[2], false);
-  } else if (variant == gpu_variant::automatic) {
+  } else if (variant == gpu_variant::thesis) {
     // Large first on its own stream: its few long sweeps overlap the many short ones.
     d.launch(gpu_variant::queue, list(3), d.max_n[3], d.streams[0], true);
     d.launch(gpu_variant::queue, list(2), d.max_n[2], d.streams[1], false);
@@ -264,6 +373,7 @@ double twitter_backward_session::run(gpu_variant variant, int only) {
   WF_CUDA_CHECK(cudaMemcpy(&error, d.error.ptr, sizeof(error), cudaMemcpyDeviceToHost));
   if (error & 2u) throw input_error("spreading graphs", 0, "an edge target lies outside its graph");
   if (error & 1u) throw cuda_error("twitter backward: queue overflow (a node was enqueued twice); this is a bug");
+  if (error & k::pull_error_bit) throw cuda_error("twitter backward: a pull in-list names a position not yet final; this is a bug");
   return ms / 1000.0;
 }
 
@@ -291,6 +401,10 @@ std::uint64_t twitter_backward_session::resident_bytes() const noexcept {
   const impl& d = *impl_;
   return d.num_edges * 4 + (d.num_nodes + 1) * 8 + d.num_nodes * 8 + (d.num_graphs + 1) * 8;
 }
+
+std::uint64_t twitter_backward_session::shared_pull_bytes() const noexcept { return impl_->pull_bytes; }
+double twitter_backward_session::shared_pull_prepare_seconds() const noexcept { return impl_->pull_prepare_seconds; }
+std::uint32_t twitter_backward_session::shared_pull_max_levels() const noexcept { return impl_->pull_max_levels; }
 
 twitter::influence_result twitter_backward(const twitter::spreading_graphs& graphs, gpu_variant variant) {
   twitter_backward_session session(graphs);

@@ -12,21 +12,29 @@ namespace wildfire::cuda {
 /// Device copy of a spreading-graph set with the category lists and scratch of every variant.
 class twitter_backward_session {
  public:
-  /// Uploads `graphs` (blocking). Throws resource_error when the device lacks the memory.
+  /// Uploads `graphs` and builds and uploads the shared-pull layout (blocking). Throws
+  /// resource_error when the device lacks the memory.
   explicit twitter_backward_session(const twitter::spreading_graphs& graphs);
   ~twitter_backward_session();
   twitter_backward_session(const twitter_backward_session&) = delete;
   twitter_backward_session& operator=(const twitter_backward_session&) = delete;
 
   /// One backward phase (initialisation, in-degree count, sweep, stalled count) with `variant`
-  /// (`automatic`: edge array for Small, queue for Medium and Large, run concurrently on three
-  /// streams). Blocking; returns the device time in seconds (CUDA events). With `only` set, only
+  /// (`thesis`: edge array for Small, queue for Medium and Large, run concurrently on three
+  /// streams; `automatic` = `shared_pull`, whose levels and stalled nodes come from the layout
+  /// the constructor built, so its timed region is the sweep alone). Blocking; returns the device time in seconds (CUDA events). With `only` set, only
   /// the graphs of that size category are swept (per-category timings, thesis Table 7.4).
   double run(twitter::gpu_variant variant, int only = -1);
   /// Influence and stalled nodes of the last run (blocking copy).
   twitter::influence_result result() const;
   /// Bytes of graph data on the device (offsets, targets, base), for bandwidth accounting.
   std::uint64_t resident_bytes() const noexcept;
+  /// shared-pull: the bytes its sweep must read and write at least (twitter/pull_layout.hpp,
+  /// pull_bytes_moved; graphs left to the queue fallback not counted), the host seconds the
+  /// constructor spent building and uploading its layout, and the most levels of any graph.
+  std::uint64_t shared_pull_bytes() const noexcept;
+  double shared_pull_prepare_seconds() const noexcept;
+  std::uint32_t shared_pull_max_levels() const noexcept;
 
  private:
   struct impl;

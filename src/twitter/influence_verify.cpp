@@ -12,8 +12,10 @@ gpu_variant parse_gpu_variant(const std::string& text) {
   if (text == "vertex-array" || text == "va") return gpu_variant::vertex_array;
   if (text == "edge-array" || text == "ea") return gpu_variant::edge_array;
   if (text == "topological") return gpu_variant::topological;
-  throw config_error("--gpu-variant",
-                     "unknown variant \"" + text + "\", expected auto, queue, vertex-array, edge-array or topological");
+  if (text == "shared-pull") return gpu_variant::shared_pull;
+  if (text == "thesis") return gpu_variant::thesis;
+  throw config_error("--gpu-variant", "unknown variant \"" + text +
+                                          "\", expected auto, shared-pull, thesis, topological, queue, vertex-array or edge-array");
 }
 
 const char* to_string(gpu_variant v) noexcept {
@@ -22,6 +24,8 @@ const char* to_string(gpu_variant v) noexcept {
     case gpu_variant::vertex_array: return "vertex-array";
     case gpu_variant::edge_array: return "edge-array";
     case gpu_variant::topological: return "topological";
+    case gpu_variant::shared_pull: return "shared-pull";
+    case gpu_variant::thesis: return "thesis";
     default: return "auto";
   }
 }

@@ -11,8 +11,9 @@
 namespace wildfire::twitter {
 namespace {
 
-const gpu_variant all_variants[] = {gpu_variant::automatic, gpu_variant::queue, gpu_variant::vertex_array,
-                                    gpu_variant::edge_array, gpu_variant::topological};
+const gpu_variant all_variants[] = {gpu_variant::automatic, gpu_variant::shared_pull, gpu_variant::thesis,
+                                    gpu_variant::queue,     gpu_variant::vertex_array, gpu_variant::edge_array,
+                                    gpu_variant::topological};
 
 /// Reverses the numbering of every graph (node i -> n - 1 - i): edges then go to lower indices,
 /// so the topological variant must fall back to the queue kernels.
@@ -114,6 +115,65 @@ TEST(TwitterGpu, IntegerSharesAreExact) {
   }
   const influence_result cpu = backward_sequential(g);
   for (gpu_variant v : all_variants) EXPECT_EQ(backward_gpu(g, v).influence, cpu.influence) << to_string(v);
+}
+
+/// Checks values (1e-12 relative), stalled nodes and cyclic graphs of a shared-pull run.
+void expect_shared_pull_equals_cpu(const spreading_graphs& g, const char* what) {
+  const influence_result cpu = backward_sequential(g);
+  const influence_result gpu = backward_gpu(g, gpu_variant::shared_pull);
+  EXPECT_EQ(gpu.cyclic_graphs, cpu.cyclic_graphs) << what;
+  EXPECT_EQ(gpu.num_stalled_nodes, cpu.num_stalled_nodes) << what;
+  ASSERT_EQ(gpu.influence.size(), cpu.influence.size());
+  EXPECT_EQ(mismatches(cpu, gpu, what), 0u) << what;
+}
+
+TEST(TwitterGpu, SharedPullOnEveryShapeOfLargeGraph) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Large graphs in both launch classes: up to half the shared memory (two blocks per SM) and
+  // beyond it; 30,000 nodes exceed 227 KB of shares, so the tail positions use the global
+  // scratch; 70,000 nodes exceed 16-bit positions and take the queue fallback. Outliers off to
+  // keep the edge count small; sparse graphs have many short levels, dense ones long chains.
+  rsg_params p;
+  p.seed = 77;
+  p.outlier_probability = 0.0;
+  p.batches = {{2, 1, 1, 0.0}, {30, 2, 32, 20.0}, {20, 33, 1024, 3.0}, {6, 1025, 9000, 0.3}, {2, 12000, 16000, 0.05},
+               {1, 30000, 30000, 0.02}, {1, 70000, 70000, 0.001}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  expect_shared_pull_equals_cpu(g, "rsg shapes");
+  EXPECT_EQ(mismatches(backward_sequential(g), backward_gpu(g, gpu_variant::automatic), "auto"), 0u);
+}
+
+TEST(TwitterGpu, SharedPullOnLongChainsWithCycles) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // A 40,000-node graph whose longest path visits every node (40,000 levels, shares spilled past
+  // the shared-memory capacity are read back levels later), a 3,000-node one with a cycle in the
+  // middle (stalled group as last level), and the reversed numbering of a generated set.
+  std::mt19937_64 rng(5);
+  spreading_graphs g;
+  g.user_ids = {"u"};
+  for (std::uint32_t n : {40000u, 3000u}) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    std::vector<double> base(n);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      base[v] = static_cast<double>(1 + rng() % 100);
+      if (v + 1 < n) edges.emplace_back(v, v + 1);
+      if (v + 7 < n && rng() % 3 == 0) edges.emplace_back(v, v + 7);
+      // Edges to earlier nodes close cycles; only in the short graph, the long one stays acyclic.
+      if (n == 3000u && v > 1000 && v < 2000 && rng() % 5 == 0) edges.emplace_back(v, static_cast<std::uint32_t>(rng() % v));
+    }
+    append_graph(g, "chain", base, std::vector<std::uint32_t>(n, 0), edges);
+  }
+  const influence_result cpu = backward_sequential(g);
+  EXPECT_EQ(cpu.cyclic_graphs, (std::vector<std::uint64_t>{1}));
+  expect_shared_pull_equals_cpu(g, "chains");
+  expect_shared_pull_equals_cpu(reversed(testing::mixed_set(21)), "reversed mixed set");
+}
+
+TEST(TwitterGpu, SharedPullRunsAreDeterministic) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // No atomics in the pull sweep: two runs give the same bits.
+  const spreading_graphs g = testing::mixed_set(33);
+  EXPECT_EQ(backward_gpu(g, gpu_variant::shared_pull).influence, backward_gpu(g, gpu_variant::shared_pull).influence);
 }
 
 TEST(TwitterGpu, ForwardPhaseEqualsCpu) {

@@ -12,12 +12,15 @@
 namespace wildfire::twitter {
 
 /// GPU kernel family (thesis sec. 6.3): queue per graph (atomic queue), vertex array (every vertex
-/// checked each level) or edge array (every edge checked each level). `automatic` picks per size
+/// checked each level) or edge array (every edge checked each level). `thesis` picks per size
 /// category as the thesis's tuned pipeline does: edge array for Small, queue for Medium and Large.
 /// `topological` (ours, not the thesis's) sweeps Medium and Large graphs whose nodes are numbered
 /// in topological order (every edge to a higher index, as in RSG) chunk by chunk in shared memory,
-/// and the other graphs as `automatic` does.
-enum class gpu_variant { automatic, queue, vertex_array, edge_array, topological };
+/// and the other graphs as `thesis` does. `shared_pull` (ours) sweeps each graph of up to 65,535
+/// nodes with one block, level by level, every node pulling its predecessors' shares from shared
+/// memory through a level-ordered 16-bit layout built once per graph set (docs/twitter.md);
+/// larger graphs go to the queue kernel. `automatic` is `shared_pull`.
+enum class gpu_variant { automatic, queue, vertex_array, edge_array, topological, shared_pull, thesis };
 gpu_variant parse_gpu_variant(const std::string& text);  // config_error("--gpu-variant")
 const char* to_string(gpu_variant v) noexcept;
 
