@@ -1,8 +1,9 @@
 // .wfg reader and writer. Layout (little-endian, every array 8-byte aligned, zero padding):
 //   header (96 bytes) | weight-model text | in_offsets | in_sources | in_thresholds | out_offsets |
 //   out_targets | out_edge_ids | original_ids | checksum of all previous bytes (u64) | "WFG_END\0"
-// Reading: parallel preads straight into the graph's vectors (sized on transparent huge pages), a
-// checksum computed over 4 MiB pieces in parallel, then O(n + m) structural checks.
+// Reading: one pass over the file, one task per array in parallel: each block is read into a
+// cache-sized buffer, appended to the reserved (never zero-filled) vector, then hashed and checked
+// (offsets non-decreasing, indices in range) while still in cache (docs/formats.md).
 #include "wildfire/graph/binary_format.hpp"
 
 #include <fcntl.h>
@@ -15,7 +16,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <type_traits>
 
 #include "wildfire/error.hpp"
 
@@ -27,7 +31,6 @@ constexpr std::array<char, 8> end_magic = {'W', 'F', 'G', '_', 'E', 'N', 'D', '\
 constexpr std::uint64_t trailer_bytes = 16;  // checksum + end magic
 constexpr std::uint64_t flag_undirected_input = 1;
 constexpr std::uint64_t max_weight_model_bytes = 1 << 16;
-constexpr std::size_t parallel_threshold = 1 << 16;  // smaller arrays are checked serially
 
 struct file_header {
   char magic[8];
@@ -75,38 +78,72 @@ constexpr std::uint64_t finalize(std::uint64_t x) noexcept {
   return x ^ (x >> 31);
 }
 
-/// A 64-bit hash of one piece, four independent lanes of xxHash64-style rounds (several GB/s per
-/// core, five times zlib's CRC-32 here). Each round is a bijection of its lane for a fixed word and
-/// of the word for a fixed lane, and lanes are joined by addition, so changing any single 8-byte
-/// word (in particular any single bit) always changes the result.
+/// The 64-bit hash of one piece, fed in blocks: four independent lanes of xxHash64-style rounds
+/// (about 10 GB/s per core, five times zlib's CRC-32). Each round is a bijection of its lane for a
+/// fixed word and of the word for a fixed lane, and lanes are joined by addition, so changing any
+/// single 8-byte word (in particular any single bit) always changes the result. Feeding a piece in
+/// blocks whose sizes are multiples of 32 bytes (the last one excepted) gives the same hash as one
+/// call over the whole piece.
+class piece_hasher {
+ public:
+  void update(const unsigned char* data, std::uint64_t bytes) noexcept {
+    auto word_at = [data](std::uint64_t at) {
+      std::uint64_t w;
+      std::memcpy(&w, data + at, 8);
+      return w;
+    };
+    std::uint64_t l0 = lane_[0], l1 = lane_[1], l2 = lane_[2], l3 = lane_[3];  // registers, not memory
+    std::uint64_t at = 0;
+    for (; at + 32 <= bytes; at += 32) {
+      l0 = round(l0, word_at(at));
+      l1 = round(l1, word_at(at + 8));
+      l2 = round(l2, word_at(at + 16));
+      l3 = round(l3, word_at(at + 24));
+    }
+    for (; at + 8 <= bytes; at += 8) l0 = round(l0, word_at(at));
+    if (at < bytes) {
+      std::uint64_t tail = 0;
+      std::memcpy(&tail, data + at, bytes - at);
+      l1 = round(l1, tail);
+    }
+    lane_[0] = l0, lane_[1] = l1, lane_[2] = l2, lane_[3] = l3;
+    bytes_ += bytes;
+  }
+  std::uint64_t finish() const noexcept {
+    return finalize(rotl(lane_[0], 1) + rotl(lane_[1], 7) + rotl(lane_[2], 12) + rotl(lane_[3], 18) +
+                    bytes_ * prime1);
+  }
+
+ private:
+  static constexpr std::uint64_t round(std::uint64_t acc, std::uint64_t w) noexcept {
+    return rotl(acc + w * prime2, 31) * prime1;
+  }
+  std::uint64_t lane_[4] = {prime1, prime2, ~prime1, ~prime2};
+  std::uint64_t bytes_ = 0;
+};
+
 std::uint64_t piece_hash(const unsigned char* data, std::uint64_t bytes) noexcept {
-  std::uint64_t lane[4] = {prime1, prime2, ~prime1, ~prime2};
-  auto word_at = [data](std::uint64_t at) {
-    std::uint64_t w;
-    std::memcpy(&w, data + at, 8);
-    return w;
-  };
-  auto round = [](std::uint64_t acc, std::uint64_t w) { return rotl(acc + w * prime2, 31) * prime1; };
-  std::uint64_t at = 0;
-  for (; at + 32 <= bytes; at += 32) {
-    lane[0] = round(lane[0], word_at(at));
-    lane[1] = round(lane[1], word_at(at + 8));
-    lane[2] = round(lane[2], word_at(at + 16));
-    lane[3] = round(lane[3], word_at(at + 24));
-  }
-  for (; at + 8 <= bytes; at += 8) lane[0] = round(lane[0], word_at(at));
-  if (at < bytes) {
-    std::uint64_t tail = 0;
-    std::memcpy(&tail, data + at, bytes - at);
-    lane[1] = round(lane[1], tail);
-  }
-  return finalize(rotl(lane[0], 1) + rotl(lane[1], 7) + rotl(lane[2], 12) + rotl(lane[3], 18) + bytes * prime1);
+  piece_hasher h;
+  h.update(data, bytes);
+  return h.finish();
+}
+
+constexpr std::uint64_t checksum_piece = 1 << 22;  // bytes hashed as one piece (part of format v1)
+constexpr std::uint64_t checksum_seed = 0x5746475241504831ULL;  // "WFGRAPH1"
+
+/// One step of the ordered chain of piece hashes (a bijection of the piece hash).
+constexpr std::uint64_t chain(std::uint64_t h, std::uint64_t piece) noexcept { return finalize(h + piece * prime1); }
+
+/// Hash of the zero padding that follows a segment of `bytes` bytes (0 when there is none).
+std::uint64_t padding_hash(std::uint64_t bytes) noexcept {
+  static constexpr unsigned char zeros[8] = {};
+  return piece_hash(zeros, padded(bytes) - bytes);
 }
 
 /// Checksum of the concatenated segments, each followed by zero padding to 8 bytes: pieces of at
-/// most 4 MiB hashed in parallel, then chained in order (each step a bijection of the piece hash).
+/// most 4 MiB hashed in parallel, then chained in order, the padding of a segment being a piece
+/// of its own.
 std::uint64_t segments_checksum(const std::vector<segment>& segments) {
-  constexpr std::uint64_t piece = 1 << 22;
   struct piece_ref {
     const unsigned char* data;
     std::uint64_t bytes;
@@ -115,7 +152,9 @@ std::uint64_t segments_checksum(const std::vector<segment>& segments) {
   std::vector<piece_ref> pieces;
   for (const auto& s : segments) {
     const auto* bytes = static_cast<const unsigned char*>(s.data);
-    for (std::uint64_t at = 0; at < s.bytes; at += piece) pieces.push_back({bytes + at, std::min(piece, s.bytes - at)});
+    for (std::uint64_t at = 0; at < s.bytes; at += checksum_piece) {
+      pieces.push_back({bytes + at, std::min(checksum_piece, s.bytes - at)});
+    }
     if (padded(s.bytes) != s.bytes) pieces.push_back({zeros, padded(s.bytes) - s.bytes});
   }
   std::vector<std::uint64_t> hashes(pieces.size());
@@ -123,34 +162,9 @@ std::uint64_t segments_checksum(const std::vector<segment>& segments) {
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(pieces.size()); ++i) {
     hashes[i] = piece_hash(pieces[i].data, pieces[i].bytes);
   }
-  std::uint64_t h = 0x5746475241504831ULL;  // "WFGRAPH1"
-  for (const std::uint64_t x : hashes) h = finalize(h + x * prime1);
+  std::uint64_t h = checksum_seed;
+  for (const std::uint64_t x : hashes) h = chain(h, x);
   return h;
-}
-
-/// Sizes `v` to `count` elements, first advising transparent huge pages for its buffer and
-/// populating its pages: filling fresh memory costs mostly page faults, and 2 MiB pages take 512
-/// times fewer. Advice only: failures are harmless.
-template <class T>
-void resize_for_bulk_read(std::vector<T>& v, std::size_t count) {
-  v.reserve(count);
-  const std::size_t bytes = count * sizeof(T);
-  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-  if (bytes >= huge) {
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1), hi = (begin + bytes) & ~(huge - 1);
-    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-  }
-#ifdef MADV_POPULATE_WRITE
-  // One call maps every page instead of one fault per 4 KiB page (Linux 5.14+; else ignored).
-  constexpr std::uintptr_t page = 4096;
-  if (bytes >= 16 * page) {
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t lo = (begin + page - 1) & ~(page - 1), hi = (begin + bytes) & ~(page - 1);
-    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
-  }
-#endif
-  v.resize(count);
 }
 
 template <class T>
@@ -186,21 +200,100 @@ bool read_at(int fd, void* data, std::uint64_t bytes, std::uint64_t offset) {
   return true;
 }
 
-/// Offsets that start at 0, never decrease and end at `total`.
-bool valid_offsets(const std::vector<std::uint64_t>& offsets, std::uint64_t total) {
-  if (offsets.empty() || offsets.front() != 0 || offsets.back() != total) return false;
-  bool ok = true;
-#pragma omp parallel for schedule(static) reduction(&& : ok) if (offsets.size() > parallel_threshold)
-  for (std::int64_t i = 1; i < static_cast<std::int64_t>(offsets.size()); ++i) ok = ok && offsets[i - 1] <= offsets[i];
-  return ok;
+/// Structural rules of one array, checked block by block while the block is in cache. `previous`
+/// is the element before the block (null for the first block). Branch-free so it vectorizes.
+template <class T>
+struct array_rule {
+  enum kind { none, non_decreasing, below } what = none;
+  std::uint64_t bound = 0;
+
+  bool holds(const T* block, std::uint64_t count, const T* previous) const noexcept {
+    if (what == none || count == 0) return true;
+    unsigned bad = 0;
+    if (what == below) {
+      for (std::uint64_t i = 0; i < count; ++i) bad |= static_cast<unsigned>(block[i] >= bound);
+    } else {
+      if (previous != nullptr) bad |= static_cast<unsigned>(block[0] < *previous);
+      for (std::uint64_t i = 1; i < count; ++i) bad |= static_cast<unsigned>(block[i] < block[i - 1]);
+    }
+    return bad == 0;
+  }
+};
+
+/// What loading one array found: the hashes of its checksum pieces in file order (its padding
+/// last), and whether its bytes could be read, its padding was zero and its rule held.
+struct array_outcome {
+  std::vector<std::uint64_t> piece_hashes;
+  bool read_ok = true;
+  bool padding_zero = true;
+  bool valid = true;
+};
+
+constexpr std::uint64_t bounce_bytes = 1 << 18;  // per thread; fits L2, multiple of 32 and of 8
+
+/// Reserves room for `count` elements without initialising them, first advising transparent huge
+/// pages and populating the pages: filling fresh memory costs mostly page faults, and 2 MiB pages
+/// take 512 times fewer. Advice only: failures are harmless.
+template <class T>
+void reserve_for_bulk_read(std::vector<T>& v, std::uint64_t count) {
+  v.clear();
+  v.reserve(count);
+  const std::uint64_t bytes = count * sizeof(T);
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  if (bytes >= huge) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1), hi = (begin + bytes) & ~(huge - 1);
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+  }
+#ifdef MADV_POPULATE_WRITE
+  // One call maps every page instead of one fault per 4 KiB page (Linux 5.14+; else ignored).
+  constexpr std::uintptr_t page = 4096;
+  if (bytes >= 16 * page) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t lo = (begin + page - 1) & ~(page - 1), hi = (begin + bytes) & ~(page - 1);
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
+  }
+#endif
 }
 
+/// Loads the array of `count` elements at `offset` into `out` in one pass: each block is read
+/// into the (cache-sized) bounce buffer, appended to `out` (reserved, so never zero-filled or
+/// moved), then hashed and checked while it is still in cache. Memory traffic: the file's bytes
+/// are read once and the array written once.
 template <class T>
-bool all_below(const std::vector<T>& values, std::uint64_t bound) {
-  bool ok = true;
-#pragma omp parallel for schedule(static) reduction(&& : ok) if (values.size() > parallel_threshold)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(values.size()); ++i) ok = ok && values[i] < bound;
-  return ok;
+array_outcome load_array(int fd, std::uint64_t offset, std::uint64_t count, std::vector<T>& out,
+                         const array_rule<T>& rule, unsigned char* bounce) {
+  array_outcome r;
+  reserve_for_bulk_read(out, count);
+  const std::uint64_t bytes = count * sizeof(T);
+  for (std::uint64_t piece_at = 0; piece_at < bytes; piece_at += checksum_piece) {
+    const std::uint64_t piece_end = std::min(bytes, piece_at + checksum_piece);
+    piece_hasher hasher;
+    for (std::uint64_t at = piece_at; at < piece_end; at += bounce_bytes) {
+      const std::uint64_t block = std::min(bounce_bytes, piece_end - at);
+      if (!read_at(fd, bounce, block, offset + at)) {
+        r.read_ok = false;
+        return r;
+      }
+      const std::size_t before = out.size();
+      const auto* first = reinterpret_cast<const T*>(bounce);
+      out.insert(out.end(), first, first + block / sizeof(T));
+      hasher.update(reinterpret_cast<const unsigned char*>(out.data() + before), block);
+      r.valid = rule.holds(out.data() + before, block / sizeof(T), before > 0 ? out.data() + before - 1 : nullptr) &&
+                r.valid;
+    }
+    r.piece_hashes.push_back(hasher.finish());
+  }
+  if (const std::uint64_t pad = padded(bytes) - bytes; pad != 0) {
+    std::array<unsigned char, 8> zeros{}, got{};
+    if (!read_at(fd, got.data(), pad, offset + bytes)) {
+      r.read_ok = false;
+      return r;
+    }
+    r.padding_zero = got == zeros;
+    r.piece_hashes.push_back(padding_hash(bytes));
+  }
+  return r;
 }
 
 }  // namespace
@@ -285,59 +378,92 @@ csr_graph read_binary_graph(const std::string& path) {
   csr_graph g;
   g.num_vertices = static_cast<std::uint32_t>(n);
   g.num_edges = m;
+
+  // Weight model and trailer: small reads before the arrays.
   std::string model(header.weight_model_bytes, '\0');
-  resize_for_bulk_read(g.in_offsets, n + 1);
-  resize_for_bulk_read(g.in_sources, m);
-  resize_for_bulk_read(g.in_thresholds, m);
-  resize_for_bulk_read(g.out_offsets, n + 1);
-  resize_for_bulk_read(g.out_targets, m);
-  resize_for_bulk_read(g.out_edge_ids, m);
-  resize_for_bulk_read(g.original_ids, n);
-  const std::vector<segment> segments = {
-      {&header, sizeof header},      {model.data(), model.size()},   segment_of(g.in_offsets),
-      segment_of(g.in_sources),      segment_of(g.in_thresholds),    segment_of(g.out_offsets),
-      segment_of(g.out_targets),     segment_of(g.out_edge_ids),     segment_of(g.original_ids)};
-  // Reads in pieces of at most 8 MiB, in parallel; padding is read and must be zero.
-  struct read_piece {
-    char* data;
-    std::uint64_t bytes;
-    std::uint64_t offset;
-  };
-  std::vector<read_piece> reads;
-  std::vector<std::array<char, 8>> pads(segments.size(), std::array<char, 8>{});
-  std::uint64_t offset = 0;
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    const auto& s = segments[i];
-    auto* data = static_cast<char*>(s.data);
-    constexpr std::uint64_t piece = 8 << 20;
-    if (i > 0) {  // the header is already in memory
-      for (std::uint64_t at = 0; at < s.bytes; at += piece) reads.push_back({data + at, std::min(piece, s.bytes - at), offset + at});
-    }
-    if (padded(s.bytes) != s.bytes) reads.push_back({pads[i].data(), padded(s.bytes) - s.bytes, offset + s.bytes});
-    offset += padded(s.bytes);
-  }
+  std::array<unsigned char, 8> model_pad{};
+  const std::uint64_t model_pad_bytes = padded(model.size()) - model.size();
   std::uint64_t stored_checksum = 0;
   std::array<char, 8> stored_end{};
-  reads.push_back({reinterpret_cast<char*>(&stored_checksum), 8, offset});
-  reads.push_back({stored_end.data(), 8, offset + 8});
-  bool read_ok = true;
-#pragma omp parallel for schedule(dynamic, 1) reduction(&& : read_ok) if (reads.size() > 16)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(reads.size()); ++i) {
-    read_ok = read_ok && read_at(fd.get(), reads[i].data, reads[i].bytes, reads[i].offset);
+  if (!read_at(fd.get(), model.data(), model.size(), sizeof header) ||
+      !read_at(fd.get(), model_pad.data(), model_pad_bytes, sizeof header + model.size()) ||
+      !read_at(fd.get(), &stored_checksum, 8, expected - trailer_bytes) ||
+      !read_at(fd.get(), stored_end.data(), 8, expected - 8)) {
+    throw input_error(path, 0, "read failed");
+  }
+  if (stored_end != end_magic) throw input_error(path, 0, "corrupt binary graph trailer");
+
+  // The seven arrays in file order, each loaded, hashed and checked by one task.
+  std::array<std::function<array_outcome(unsigned char*)>, 7> tasks;
+  std::array<std::uint64_t, 7> task_bytes{};
+  std::uint64_t offset = sizeof header + padded(model.size());
+  std::size_t next = 0;
+  auto add = [&](auto& vec, std::uint64_t count, auto rule) {
+    using T = typename std::remove_reference_t<decltype(vec)>::value_type;
+    const int fd_value = fd.get();
+    tasks[next] = [fd_value, at = offset, count, &vec, rule](unsigned char* bounce) {
+      return load_array<T>(fd_value, at, count, vec, rule, bounce);
+    };
+    task_bytes[next++] = count * sizeof(T);
+    offset += padded(count * sizeof(T));
+  };
+  using r32 = array_rule<std::uint32_t>;
+  using r64 = array_rule<std::uint64_t>;
+  add(g.in_offsets, n + 1, r64{r64::non_decreasing});
+  add(g.in_sources, m, r32{r32::below, n});
+  add(g.in_thresholds, m, r32{});
+  add(g.out_offsets, n + 1, r64{r64::non_decreasing});
+  add(g.out_targets, m, r32{r32::below, n});
+  add(g.out_edge_ids, m, r64{r64::below, m});
+  add(g.original_ids, n, r64{});
+
+  // Largest first, so two threads finish together (the arrays are 1:1:2 in size for m >> n).
+  std::array<std::size_t, 7> order{0, 1, 2, 3, 4, 5, 6};
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return task_bytes[a] > task_bytes[b]; });
+  std::array<array_outcome, 7> outcomes;
+  std::exception_ptr failure;
+  const bool parallel = expected > (std::uint64_t{1} << 20);
+#pragma omp parallel if (parallel)
+  {
+    std::unique_ptr<unsigned char[]> bounce;
+    try {
+      bounce = std::make_unique_for_overwrite<unsigned char[]>(bounce_bytes);
+    } catch (...) {
+#pragma omp critical(wf_binary_graph_failure)
+      failure = std::current_exception();
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      if (!bounce) continue;
+      try {
+        outcomes[order[k]] = tasks[order[k]](bounce.get());
+      } catch (...) {  // std::bad_alloc from a reserve: rethrown on the calling thread
+#pragma omp critical(wf_binary_graph_failure)
+        failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+
+  bool read_ok = true, padding_zero = model_pad == std::array<unsigned char, 8>{}, valid = true;
+  std::uint64_t checksum = chain(checksum_seed, piece_hash(reinterpret_cast<const unsigned char*>(&header), sizeof header));
+  if (!model.empty()) {
+    checksum = chain(checksum, piece_hash(reinterpret_cast<const unsigned char*>(model.data()), model.size()));
+    if (model_pad_bytes != 0) checksum = chain(checksum, padding_hash(model.size()));
+  }
+  for (const auto& o : outcomes) {
+    read_ok = read_ok && o.read_ok;
+    padding_zero = padding_zero && o.padding_zero;
+    valid = valid && o.valid;
+    for (const std::uint64_t h : o.piece_hashes) checksum = chain(checksum, h);
   }
   if (!read_ok) throw input_error(path, 0, "read failed");
-  if (stored_end != end_magic) throw input_error(path, 0, "corrupt binary graph trailer");
-  bool padding_zero = true;
-  for (const auto& pad : pads) padding_zero = padding_zero && pad == std::array<char, 8>{};
-  if (!padding_zero || segments_checksum(segments) != stored_checksum) {
-    throw input_error(path, 0, "corrupt binary graph: checksum mismatch");
-  }
-  // A matching checksum can still hold arrays that were never a CSR (a crafted file): check them,
-  // so traversals can trust every index.
-  if (!valid_offsets(g.in_offsets, m) || !valid_offsets(g.out_offsets, m) || !all_below(g.in_sources, n) ||
-      !all_below(g.out_targets, n) || !all_below(g.out_edge_ids, m)) {
-    throw input_error(path, 0, "corrupt binary graph: arrays do not form a valid CSR");
-  }
+  if (!padding_zero || checksum != stored_checksum) throw input_error(path, 0, "corrupt binary graph: checksum mismatch");
+  // A matching checksum can still hold arrays that were never a CSR (a crafted file): the rules
+  // above and the ends of the offsets below are checked so traversals can trust every index.
+  valid = valid && g.in_offsets.front() == 0 && g.in_offsets.back() == m && g.out_offsets.front() == 0 &&
+          g.out_offsets.back() == m;
+  if (!valid) throw input_error(path, 0, "corrupt binary graph: arrays do not form a valid CSR");
   g.provenance.undirected_input = (header.flags & flag_undirected_input) != 0;
   g.provenance.self_loops_dropped = header.self_loops_dropped;
   g.provenance.parallel_edges = header.parallel_edges;
