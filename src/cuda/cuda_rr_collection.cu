@@ -2,7 +2,9 @@
 // into the device store, greedy and coverage on the device (see cuda_rr_collection.hpp).
 // Automatic traversal choice: LT walks have frontiers of at most the roots, so the warp path;
 // under IC a pilot of warp-sampled sets measures the mean set size, and sets of at least
-// fused_min_mean_size members (whose frontiers overlap enough to share edge reads) go fused.
+// fused_min_mean_size members (whose frontiers overlap enough to share edge reads) go fused,
+// unless most in-edges belong to vertices of the IC block rule: those draw per (block, colour)
+// on both paths, so fusing has no per-edge reads or hashes to share there.
 #include "cuda/cuda_rr_collection.hpp"
 
 #include <cuda_runtime_api.h>
@@ -31,6 +33,8 @@ namespace {
 constexpr std::uint64_t pilot_samples = 64;
 /// Mean pilot set size from which the fused traversal is used.
 constexpr double fused_min_mean_size = 2048;
+/// Share of in-edges under the IC block rule from which the warp path is kept whatever the size.
+constexpr double warp_min_block_edge_share = 0.5;
 /// Sets staged per warp-sampler batch.
 constexpr std::uint64_t warp_batch_samples = 1ULL << 20;
 
@@ -71,7 +75,7 @@ class cuda_rr_collection final : public rr_collection {
         requested_(config.traversal),
         colours_(config.colours),
         budget_(config.memory_budget_bytes),
-        graph_(graph, budget_, stream_.get()),
+        graph_(graph, budget_, stream_.get(), params.model == diffusion_model::ic),
         store_(budget_),
         selector_(checked_universe(graph, params), budget_, stream_.get()),
         representation_(representation),
@@ -222,13 +226,16 @@ class cuda_rr_collection final : public rr_collection {
       const std::uint64_t before = target.num_members();
       sample_warp(target, first_id, pilot);
       const double mean = static_cast<double>(target.num_members() - before) / static_cast<double>(pilot);
-      use_fused_ = mean >= fused_min_mean_size;
+      use_fused_ = mean >= fused_min_mean_size && graph_.block_edge_share() < warp_min_block_edge_share;
       first_id += pilot;
       count -= pilot;
     }
     if (count == 0) return;
     if (*use_fused_) {
-      if (!fused_) fused_ = std::make_unique<fused_sampler>(graph_.view(), params_, colours_, budget_, stream_.get());
+      if (!fused_) {
+        fused_ = std::make_unique<fused_sampler>(graph_.view(), graph_.blocks(), params_, colours_, budget_,
+                                                 stream_.get());
+      }
       const std::uint64_t before = target.num_members();
       fused_->sample(first_id, count, target);
       members_generated_ += target.num_members() - before;
@@ -364,7 +371,7 @@ class cuda_rr_collection final : public rr_collection {
   }
 
   void sample_warp(rr_store& target, std::uint64_t first_id, std::uint64_t count) {
-    if (!warp_) warp_ = std::make_unique<warp_sampler>(graph_.view(), params_, budget_, stream_.get());
+    if (!warp_) warp_ = std::make_unique<warp_sampler>(graph_.view(), graph_.blocks(), params_, budget_, stream_.get());
     for (std::uint64_t done = 0; done < count;) {
       const std::uint64_t batch = std::min(warp_batch_samples, count - done);
       const double expected = sets_generated_ == 0 ? 8.0 : static_cast<double>(members_generated_) / sets_generated_;

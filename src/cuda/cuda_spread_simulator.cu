@@ -68,7 +68,7 @@ class cuda_spread_simulator final : public spread_simulator {
         host_graph_(graph),
         params_(params),
         budget_(config.memory_budget_bytes),
-        graph_(graph, budget_, stream_.get()) {
+        graph_(graph, budget_, stream_.get(), params.model == diffusion_model::ic) {
     WF_EXPECTS(params.rounds >= 1, "--rounds", "rounds must be at least 1");
     WF_EXPECTS(std::uint64_t{graph.num_vertices} * params.rounds < (std::uint64_t{1} << 32), "--rounds",
                "rounds * n must stay below 2^32");
@@ -179,6 +179,7 @@ class cuda_spread_simulator final : public spread_simulator {
     a.next_light = counters;
     a.next_heavy = counters + 1;
     a.edges_examined = counters_.data() + 1;
+    a.blocks = graph_.blocks();
     WF_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, slots * sizeof(unsigned long long), stream));
     WF_CUDA_CHECK(cudaMemsetAsync(current_.data(), 0, slots * sizeof(unsigned long long), stream));
     WF_CUDA_CHECK(cudaMemsetAsync(next_.data(), 0, slots * sizeof(unsigned long long), stream));

@@ -3,8 +3,10 @@
 // out-CSR; each (group, vertex) slot holds a 64-bit colour mask. A world is marked visited at
 // discovery by an atomicOr that returns the old bits, so a (vertex, world) is expanded once.
 // Out-edge i of v (in-edge id j = out_edge_ids[i], into u) is live in world w exactly when the
-// CPU simulator says so: IC reads ic_edge_live(key_w, j), LT asks whether u's draw falls in edge
-// j's cumulative-weight interval. Included only by cuda_spread_simulator.cu.
+// CPU simulator says so: IC asks ic_in_edge_live(key_w, u, j) (random/ic_block_rule.hpp: the
+// per-edge hash, or whether j is among the live slots of its block when u draws its in-edges per
+// block), LT whether u's draw falls in edge j's cumulative-weight interval. Included only by
+// cuda_spread_simulator.cu.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include "cuda/warp_primitives.cuh"
 
 #include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/sampling/multi_round.hpp"
 
@@ -37,13 +40,15 @@ struct forward_args {
   unsigned* next_light;
   unsigned* next_heavy;
   unsigned long long* edges_examined;
+  ic_block_view blocks;               // IC: the block plan of the graph (device pointers)
 };
 
 template <bool IsIc>
 __device__ __forceinline__ bool forward_edge_live(const graph_view& g, const forward_args& a, std::uint64_t key,
                                                   std::uint64_t j, std::uint32_t threshold, std::uint32_t u) {
   if constexpr (IsIc) {
-    return ic_edge_live(key, j, threshold);
+    (void)threshold;  // the rule reads the thresholds of u's in-edges itself
+    return ic_in_edge_live(key, g, a.blocks, u, j);
   } else {
     const std::uint64_t draw = lt_vertex_draw(key, u);
     const std::uint64_t before = a.lt_before[j];

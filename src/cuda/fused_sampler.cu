@@ -21,9 +21,11 @@ constexpr std::uint32_t group_cap = 64;
 
 }  // namespace
 
-fused_sampler::fused_sampler(const graph_view& graph, const sampling_params& params, std::uint32_t colours,
-                             memory_budget& budget, cudaStream_t stream)
-    : graph_(graph), params_(params), colours_(colours), budget_(&budget), stream_(stream) {
+fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
+                             std::uint32_t colours, memory_budget& budget, cudaStream_t stream)
+    : graph_(graph), blocks_(blocks), params_(params), colours_(colours), budget_(&budget), stream_(stream) {
+  WF_EXPECTS(params.model != diffusion_model::ic || graph.num_vertices == 0 || blocks.vertex_class != nullptr,
+             "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
   WF_EXPECTS(colours >= 32 && colours <= 1024 && colours % 32 == 0, "--colours",
              "colours must be a multiple of 32 between 32 and 1024");
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
@@ -99,6 +101,7 @@ void fused_sampler::run_batch(std::uint64_t first_id, std::uint32_t num_samples,
   a.next_light = counters_.data();
   a.next_heavy = counters_.data() + 1;
   a.edges_examined = examined_.data();
+  a.blocks = params_.model == diffusion_model::ic ? blocks_ : ic_block_view{};
   if (slots > 0) {
     WF_CUDA_CHECK(cudaMemsetAsync(a.visited, 0, slots * sizeof(Word), stream_));
     WF_CUDA_CHECK(cudaMemsetAsync(a.current, 0, slots * sizeof(Word), stream_));

@@ -10,6 +10,7 @@
 #include "cuda/device_memory.hpp"
 #include "cuda/rr_batch.hpp"
 #include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/sampling/sampling_params.hpp"
 
 namespace wildfire::cuda {
@@ -19,8 +20,9 @@ class fused_sampler {
   /// `colours`: samples per group, a multiple of 32 (64-bit words when a multiple of 64), at
   /// most 1024. Sizes the number of groups in flight from the budget; throws resource_error if
   /// not even one group fits.
-  fused_sampler(const graph_view& graph, const sampling_params& params, std::uint32_t colours, memory_budget& budget,
-                cudaStream_t stream);
+  /// `blocks`: the graph's IC block plan on the device (device_graph::blocks), required under IC.
+  fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
+                std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
   fused_sampler(const fused_sampler&) = delete;
   fused_sampler& operator=(const fused_sampler&) = delete;
@@ -38,6 +40,7 @@ class fused_sampler {
   void run_batch(std::uint64_t first_id, std::uint32_t num_samples, rr_store& store);
 
   graph_view graph_;
+  ic_block_view blocks_;
   sampling_params params_;
   std::uint32_t colours_;
   std::uint32_t words_;  // per vertex and group, of word_bytes_ each

@@ -3,9 +3,11 @@
 // colour bitmask in 32- or 64-bit words. A colour is marked visited at discovery by an atomicOr
 // that returns the old bits, so a (vertex, colour) enters the frontier once (digest section
 // 3.5). Frontier entries are (group, vertex, word) slots, binned by in-degree: light slots are
-// expanded a warp per 32 slots with their edges flattened over the lanes, heavy slots a block
-// each. Every (edge, colour) draws its own counter-hash number, as the unfused traversal does.
-// Included only by fused_sampler.cu.
+// expanded a warp per 32 slots with their work items flattened over the lanes, heavy slots a
+// block each. Every (edge, colour) draws its own counter-hash number, as the unfused traversal does.
+// Under IC, a vertex of the block rule (random/ic_block_rule.hpp) has one work item per (block,
+// colour) instead of per edge: the item draws that colour's live count and slots in the block and
+// sets the colour at each live edge's source. Included only by fused_sampler.cu.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include "cuda/warp_primitives.cuh"
 
 #include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
 
@@ -43,12 +46,23 @@ struct fused_args {
   unsigned* next_light;           // counters of next_queue
   unsigned* next_heavy;
   unsigned long long* edges_examined;
+  ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
 };
 
+/// Queues a slot: heavy (a block per slot) when its work reaches fused_heavy_degree, the work
+/// being its in-degree under the per-edge rule and LT, its blocks times 32 colours under the IC
+/// block rule.
 template <class Word>
 __device__ __forceinline__ void enqueue_slot(const graph_view& g, const fused_args<Word>& a, std::uint32_t* queue,
                                              unsigned* light, unsigned* heavy, std::uint32_t v, std::uint32_t slot) {
-  if (g.in_offsets[v + 1] - g.in_offsets[v] >= fused_heavy_degree) {
+  const std::uint64_t begin = g.in_offsets[v];
+  const std::uint64_t degree = g.in_offsets[v + 1] - begin;
+  std::uint64_t work = degree;
+  if (a.blocks.vertex_class != nullptr && degree >= fused_heavy_degree && a.blocks.vertex_class[v] != per_edge_class) {
+    const std::uint64_t block = ic_block_size(degree, g.in_thresholds[begin]);
+    work = (degree + block - 1) / block * 32;
+  }
+  if (work >= fused_heavy_degree) {
     queue[a.queue_capacity - 1 - atomicAdd(heavy, 1U)] = slot;
   } else {
     queue[atomicAdd(light, 1U)] = slot;
@@ -107,7 +121,7 @@ __device__ __forceinline__ unsigned lowest_bit(Word x) {
   }
 }
 
-/// IC, one in-edge j of v for the colours `frontier` of word w in `group`.
+/// IC, one in-edge j of v for the colours `frontier` of word w in `group` (per-edge rule).
 template <class Word>
 __device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
                                         std::uint32_t w, std::uint64_t j, Word frontier) {
@@ -127,8 +141,72 @@ __device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Wo
   if (keep != 0) discover(g, a, slot, u, keep);
 }
 
+/// Position of the n-th (from 0) set bit of x; n < popcount(x).
+__device__ __forceinline__ unsigned nth_set_bit(unsigned long long x, unsigned n) {
+  unsigned position = 0;
+  for (unsigned width = 32; width > 0; width >>= 1) {
+    const auto below = static_cast<unsigned>(__popcll(x & ((1ULL << width) - 1ULL)));
+    if (n >= below) {
+      n -= below;
+      x >>= width;
+      position += width;
+    }
+  }
+  return position;
+}
 
-/// IC, light slots: a warp takes 32 slots and strides over the concatenation of their in-edges.
+/// Where a slot's in-edges are and how they are drawn: block == 0 for the per-edge rule, else the
+/// block size of random/ic_block_rule.hpp and the vertex's class.
+struct ic_slot_rule {
+  std::uint64_t begin;
+  std::uint64_t degree;
+  std::uint64_t block;
+  std::uint32_t cls;
+};
+
+__device__ __forceinline__ ic_slot_rule ic_rule_of(const graph_view& g, const ic_block_view& blocks, std::uint32_t v) {
+  ic_slot_rule r{g.in_offsets[v], 0, 0, blocks.vertex_class[v]};
+  r.degree = g.in_offsets[v + 1] - r.begin;
+  if (r.cls != per_edge_class) r.block = ic_block_size(r.degree, g.in_thresholds[r.begin]);  // degree >= 2 here
+  return r;
+}
+
+/// Work items of a slot: its in-edges (per-edge rule) or (block, colour) pairs.
+template <class Word>
+__device__ __forceinline__ std::uint64_t ic_slot_items(const ic_slot_rule& r, Word frontier) {
+  return r.block == 0 ? r.degree : (r.degree + r.block - 1) / r.block * popcount(frontier);
+}
+
+/// IC, item `item` of a slot (group, word w, frontier colours): one in-edge for the per-edge
+/// rule; otherwise block item / |frontier| for the item % |frontier|-th colour of the frontier.
+template <class Word>
+__device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
+                                        std::uint32_t w, const ic_slot_rule& r, Word frontier, std::uint64_t item) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  if (r.block == 0) {
+    ic_edge(g, a, group, w, r.begin + item, frontier);
+    return;
+  }
+  const unsigned colours = popcount(frontier);
+  const unsigned c = nth_set_bit(static_cast<unsigned long long>(frontier), static_cast<unsigned>(item % colours));
+  const std::uint64_t first = r.begin + item / colours * r.block;
+  const std::uint64_t left = r.begin + r.degree - first;
+  const std::uint64_t size = left < r.block ? left : r.block;
+  const std::uint32_t* table = a.blocks.cdf + (2ULL * r.cls + (size == r.block ? 0 : 1)) * block_cdf_length;
+  const std::uint64_t key = a.keys[group * a.colours + static_cast<std::uint64_t>(w) * bits + c];
+  const std::uint32_t live = ic_block_live_count(key, first, table, size);
+  if (live == 0) return;
+  std::uint32_t slots[block_cdf_length];
+  ic_block_live_slots(key, first, size, live, slots);
+  const Word bit = Word{1} << c;
+  for (std::uint32_t i = 0; i < live; ++i) {
+    const std::uint32_t u = g.in_sources[first + slots[i]];
+    const std::uint64_t slot = (group * g.num_vertices + u) * a.words + w;
+    if ((__ldcg(a.visited + slot) & bit) == 0) discover(g, a, slot, u, bit);
+  }
+}
+
+/// IC, light slots: a warp takes 32 slots and strides over the concatenation of their items.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view g, fused_args<Word> a,
                                                                      unsigned num_light) {
@@ -137,8 +215,8 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
   std::uint64_t examined = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
        first < num_light; first += warps * 32) {
-    std::uint64_t begin = 0;
-    std::uint64_t degree = 0;
+    ic_slot_rule rule{0, 0, 0, per_edge_class};
+    std::uint64_t items = 0;
     std::uint64_t group = 0;
     std::uint32_t w = 0;
     Word frontier = 0;
@@ -150,29 +228,33 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       const std::uint64_t vertex_slot = slot / a.words;
       group = vertex_slot / g.num_vertices;
       const std::uint32_t v = static_cast<std::uint32_t>(vertex_slot % g.num_vertices);
-      begin = g.in_offsets[v];
-      degree = g.in_offsets[v + 1] - begin;
-      examined += degree * popcount(frontier);
+      rule = ic_rule_of(g, a.blocks, v);
+      items = ic_slot_items(rule, frontier);
+      examined += rule.degree * popcount(frontier);  // edges examined: whole in-degree per colour
     }
-    const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
-    const std::uint64_t exclusive = inclusive - degree;
+    const std::uint64_t inclusive = warp_inclusive_sum(items, lane);
+    const std::uint64_t exclusive = inclusive - items;
     const std::uint64_t total = __shfl_sync(fused_full_warp, inclusive, 31);
     for (std::uint64_t base = 0; base < total; base += 32) {
       const std::uint64_t f = base + lane;
       const unsigned owner = warp_owner_of(inclusive, f);
-      const std::uint64_t owner_begin = __shfl_sync(fused_full_warp, begin, owner);
       const std::uint64_t owner_exclusive = __shfl_sync(fused_full_warp, exclusive, owner);
+      const ic_slot_rule owner_rule{__shfl_sync(fused_full_warp, rule.begin, owner),
+                                    __shfl_sync(fused_full_warp, rule.degree, owner),
+                                    __shfl_sync(fused_full_warp, rule.block, owner),
+                                    __shfl_sync(fused_full_warp, rule.cls, owner)};
       const std::uint64_t owner_group = __shfl_sync(fused_full_warp, group, owner);
       const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
       const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
-      if (f < total) ic_edge(g, a, owner_group, owner_w, owner_begin + (f - owner_exclusive), owner_frontier);
+      if (f < total) ic_item(g, a, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
     }
   }
   examined = warp_sum(examined);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 
-/// IC, heavy slots (queued from the back of the queue): a block per slot.
+/// IC, heavy slots (queued from the back of the queue): a block per slot, its threads striding
+/// over the slot's items.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view g, fused_args<Word> a,
                                                                      unsigned num_heavy) {
@@ -189,10 +271,10 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
     const std::uint64_t group = slot / a.words / g.num_vertices;
     const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words % g.num_vertices);
     const Word colours = frontier;
-    const std::uint64_t begin = g.in_offsets[v];
-    const std::uint64_t end = g.in_offsets[v + 1];
-    for (std::uint64_t j = begin + threadIdx.x; j < end; j += blockDim.x) ic_edge(g, a, group, w, j, colours);
-    if (threadIdx.x == 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>((end - begin) * popcount(colours)));
+    const ic_slot_rule rule = ic_rule_of(g, a.blocks, v);
+    const std::uint64_t items = ic_slot_items(rule, colours);
+    for (std::uint64_t item = threadIdx.x; item < items; item += blockDim.x) ic_item(g, a, group, w, rule, colours, item);
+    if (threadIdx.x == 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(rule.degree * popcount(colours)));
     __syncthreads();  // before thread 0 overwrites the shared slot
   }
 }

@@ -12,6 +12,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/merit_store_kernels.cuh"
 #include "wildfire/error.hpp"
+#include "wildfire/sampling/ic_block_plan.hpp"
 
 namespace wildfire::adaptive::cuda {
 namespace {
@@ -103,6 +104,15 @@ class gpu_mrr_store final : public mrr_store {
     in_sources_.upload(graph.in_sources.data(), graph.num_edges);
     in_thresholds_.resize(std::max<std::uint64_t>(graph.num_edges, 1));
     in_thresholds_.upload(graph.in_thresholds.data(), graph.num_edges);
+    if (model == diffusion_model::ic) {
+      // Liveness of the residual graph's edges is that of the full graph's world (removed
+      // sources are skipped by the probe), so the plan is the full graph's, built once.
+      const ic_block_plan plan = make_ic_block_plan(graph.view());
+      vertex_class_.resize(std::max<std::uint64_t>(plan.vertex_class.size(), 1));
+      vertex_class_.upload(plan.vertex_class.data(), plan.vertex_class.size());
+      block_cdf_.resize(std::max<std::uint64_t>(plan.cdf.size(), 1));
+      block_cdf_.upload(plan.cdf.data(), plan.cdf.size());
+    }
     removed_.resize(n);
     remaining_.resize(n);
     costs_.resize(n);
@@ -275,6 +285,7 @@ class gpu_mrr_store final : public mrr_store {
     merit_view d{};
     d.g = graph_view{graph_->num_vertices, graph_->num_edges, in_offsets_.data(), in_sources_.data(),
                      in_thresholds_.data(), nullptr, nullptr, nullptr};
+    d.blocks = ic_block_view{vertex_class_.data(), block_cdf_.data()};
     d.removed = removed_.data();
     d.remaining = remaining_.data();
     d.num_remaining = num_remaining_;
@@ -386,6 +397,7 @@ class gpu_mrr_store final : public mrr_store {
 
   device_array<std::uint64_t> in_offsets_;
   device_array<std::uint32_t> in_sources_, in_thresholds_;
+  device_array<std::uint32_t> vertex_class_, block_cdf_;  // IC block plan
   device_array<std::uint8_t> removed_;
   device_array<std::uint32_t> remaining_;
   device_array<double> costs_;

@@ -11,6 +11,7 @@
 #include "wildfire/adaptive/mrr_rules.hpp"
 #include "wildfire/diffusion_model.hpp"
 #include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
 
@@ -24,6 +25,7 @@ inline constexpr std::uint32_t no_vertex = 0xffffffffU;
 /// Slot j of segment b (the set with sample id j * num_blocks + b) is at index b * slots + j.
 struct merit_view {
   graph_view g;
+  ic_block_view blocks;     // IC: the block plan of the full graph (removal does not change it)
   const std::uint8_t* removed;
   const std::uint32_t* remaining;
   std::uint32_t num_remaining;
@@ -65,7 +67,10 @@ __device__ inline std::uint32_t lane_id() { return threadIdx.x & 31U; }
 __device__ inline std::uint32_t lanes_below(unsigned mask) { return __popc(mask & ((1U << lane_id()) - 1U)); }
 
 /// IC probe (Alg. 2 Probe, level by level for one warp): the queue is the set itself, from
-/// `head` to `tail`. False if the set would pass `limit` (then nothing of the failed step stays).
+/// `head` to `tail`. Lane i takes in-edge i of a 32-item stride, or block i under the block rule
+/// of random/ic_block_rule.hpp (then up to block_cdf_length live edges, pushed one per round);
+/// live edges from removed sources are skipped. False if the set would pass `limit` (then
+/// nothing of the failed step stays).
 __device__ inline bool probe_ic(const merit_view& d, std::uint32_t* seg, std::uint32_t* visited, std::uint64_t key,
                                 std::uint64_t head, std::uint64_t& tail, std::uint64_t limit) {
   while (head < tail) {
@@ -73,28 +78,47 @@ __device__ inline bool probe_ic(const merit_view& d, std::uint32_t* seg, std::ui
     ++head;
     const std::uint64_t begin = d.g.in_offsets[v];
     const std::uint64_t end = d.g.in_offsets[v + 1];
-    for (std::uint64_t base = begin; base < end; base += 32) {
-      const std::uint64_t j = base + lane_id();
-      bool add = false;
-      std::uint32_t u = 0;
-      if (j < end) {
-        u = d.g.in_sources[j];
-        add = d.removed[u] == 0 && !bm_test(visited, u) && ic_edge_live(key, j, d.g.in_thresholds[j]) &&
-              !bm_test_set(visited, u);
+    const std::uint32_t cls = d.blocks.vertex_class[v];
+    // Edges per item: 1 under the per-edge rule; a block-rule vertex has at least two in-edges.
+    const std::uint64_t block = cls == per_edge_class ? 1 : ic_block_size(end - begin, d.g.in_thresholds[begin]);
+    for (std::uint64_t base = begin; base < end; base += 32 * block) {
+      const std::uint64_t first = base + lane_id() * block;
+      std::uint32_t live = 0;
+      std::uint32_t slots[block_cdf_length];
+      if (first < end) {
+        if (cls == per_edge_class) {
+          if (ic_edge_live(key, first, d.g.in_thresholds[first])) {
+            slots[0] = 0;
+            live = 1;
+          }
+        } else {
+          const std::uint64_t size = end - first < block ? end - first : block;
+          const std::uint32_t* table = d.blocks.cdf + (2ULL * cls + (size == block ? 0 : 1)) * block_cdf_length;
+          live = ic_block_live_count(key, first, table, size);
+          ic_block_live_slots(key, first, size, live, slots);
+        }
       }
-      const unsigned mask = __ballot_sync(full_mask, add);
-      const std::uint32_t added = __popc(mask);
-      if (tail + added > limit) {
-        if (add) bm_clear(visited, u);
+      for (std::uint32_t i = 0; __any_sync(full_mask, i < live); ++i) {
+        bool add = false;
+        std::uint32_t u = 0;
+        if (i < live) {
+          u = d.g.in_sources[first + slots[i]];
+          add = d.removed[u] == 0 && !bm_test(visited, u) && !bm_test_set(visited, u);
+        }
+        const unsigned mask = __ballot_sync(full_mask, add);
+        const std::uint32_t added = __popc(mask);
+        if (tail + added > limit) {
+          if (add) bm_clear(visited, u);
+          __syncwarp();
+          return false;
+        }
+        if (add) {
+          seg[(tail + lanes_below(mask)) % d.cap] = u;
+          atomicAdd(&d.cnt[u], 1U);
+        }
+        tail += added;
         __syncwarp();
-        return false;
       }
-      if (add) {
-        seg[(tail + lanes_below(mask)) % d.cap] = u;
-        atomicAdd(&d.cnt[u], 1U);
-      }
-      tail += added;
-      __syncwarp();
     }
   }
   return true;

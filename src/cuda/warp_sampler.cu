@@ -13,9 +13,11 @@ constexpr std::uint64_t default_stage_capacity = 16384;
 
 }  // namespace
 
-warp_sampler::warp_sampler(const graph_view& graph, const sampling_params& params, memory_budget& budget,
-                           cudaStream_t stream)
-    : graph_(graph), params_(params), budget_(&budget), stream_(stream) {
+warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
+                           memory_budget& budget, cudaStream_t stream)
+    : graph_(graph), blocks_(blocks), params_(params), budget_(&budget), stream_(stream) {
+  WF_EXPECTS(params.model != diffusion_model::ic || graph.num_vertices == 0 || blocks.vertex_class != nullptr,
+             "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
   int device = 0;
   int sm_count = 0;
   int blocks_per_sm = 0;
@@ -70,6 +72,7 @@ void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, st
   a.num_deferred = &counters_.data()->num_deferred;
   a.flags = &counters_.data()->flags;
   a.edges_examined = &counters_.data()->edges_examined;
+  a.blocks = blocks_;
 
   std::uint64_t warps = num_warps_;
   device_buffer<std::uint32_t> big_stage;

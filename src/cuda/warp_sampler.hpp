@@ -11,6 +11,7 @@
 #include "cuda/device_memory.hpp"
 #include "cuda/rr_batch.hpp"
 #include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/sampling/sampling_params.hpp"
 
 namespace wildfire::cuda {
@@ -18,8 +19,10 @@ namespace wildfire::cuda {
 class warp_sampler {
  public:
   /// Sizes the persistent grid from the device's occupancy and the budget (visited bitmaps of
-  /// n bits per warp). Throws resource_error if not even one block fits.
-  warp_sampler(const graph_view& graph, const sampling_params& params, memory_budget& budget, cudaStream_t stream);
+  /// n bits per warp). `blocks`: the graph's IC block plan on the device (device_graph::blocks),
+  /// required under IC. Throws resource_error if not even one block fits.
+  warp_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
+               memory_budget& budget, cudaStream_t stream);
   ~warp_sampler();
   warp_sampler(const warp_sampler&) = delete;
   warp_sampler& operator=(const warp_sampler&) = delete;
@@ -44,6 +47,7 @@ class warp_sampler {
   void launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged);
 
   graph_view graph_;
+  ic_block_view blocks_;
   sampling_params params_;
   memory_budget* budget_;
   cudaStream_t stream_;

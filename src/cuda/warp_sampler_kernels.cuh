@@ -3,7 +3,9 @@
 // first members in shared memory and the rest in a per-warp global overflow area; a per-warp
 // visited bitmap, set by atomicOr test-and-set, so no vertex is expanded twice. Unlike gIM, a
 // warp expands up to 32 queued vertices at once (their in-edges flattened over the lanes), so
-// low-degree vertices do not leave lanes idle. Included only by warp_sampler.cu.
+// low-degree vertices do not leave lanes idle. Under IC a vertex of the block rule
+// (random/ic_block_rule.hpp) contributes its blocks, not its edges: a lane draws a block's live
+// count and slots and pushes up to block_cdf_length live sources. Included only by warp_sampler.cu.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include "cuda/warp_primitives.cuh"
 
 #include "wildfire/graph/graph_view.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
 #include "wildfire/sampling/multi_round.hpp"
@@ -48,6 +51,7 @@ struct warp_sampler_args {
   unsigned* num_deferred;
   unsigned* flags;                     // flag_* bits
   unsigned long long* edges_examined;
+  ic_block_view blocks;                // IC: the block plan of the graph (device pointers)
 };
 
 /// Member i of the set being built: shared memory first, then the warp's global overflow area.
@@ -102,55 +106,91 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
       std::uint64_t head = round_start;
       while (head < size && !overflow) {
         if constexpr (IsIc) {
-          // Expand up to 32 queued vertices at once: lane i owns vertex head + i; the lanes then
-          // stride over the concatenation of their in-edge lists.
+          // Expand up to 32 queued vertices at once: lane i owns vertex head + i. Its work items
+          // are its in-edges (per-edge rule) or its blocks of ic_block_size in-edges (block rule,
+          // random/ic_block_rule.hpp); the lanes stride over the concatenation of the items.
           const std::uint64_t batch = size - head < 32 ? size - head : 32;
           std::uint64_t begin = 0;
           std::uint64_t degree = 0;
+          std::uint64_t block = 0;  // 0: per-edge vertex
+          std::uint64_t items = 0;
+          std::uint32_t cls = per_edge_class;
           if (lane < batch) {
             const std::uint32_t v = *member_slot(shared, stage, head + lane) - offset;
             begin = g.in_offsets[v];
             degree = g.in_offsets[v + 1] - begin;
+            cls = a.blocks.vertex_class[v];
+            if (cls != per_edge_class) {
+              block = ic_block_size(degree, g.in_thresholds[begin]);  // degree >= 2 for block-rule vertices
+              items = (degree + block - 1) / block;
+            } else {
+              items = degree;
+            }
           }
-          examined += degree;
-          const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
-          const std::uint64_t exclusive = inclusive - degree;
+          examined += degree;  // edges examined: the whole in-degree, whichever rule draws it
+          const std::uint64_t inclusive = warp_inclusive_sum(items, lane);
+          const std::uint64_t exclusive = inclusive - items;
           const std::uint64_t total = __shfl_sync(full_warp, inclusive, 31);
           head += batch;
-          for (std::uint64_t base = 0; base < total; base += 32) {
+          for (std::uint64_t base = 0; base < total && !overflow; base += 32) {
             const std::uint64_t f = base + lane;
             const unsigned owner = warp_owner_of(inclusive, f);
             const std::uint64_t owner_begin = __shfl_sync(full_warp, begin, owner);
             const std::uint64_t owner_exclusive = __shfl_sync(full_warp, exclusive, owner);
-            bool fresh = false;
-            std::uint32_t u = 0;
+            const std::uint64_t owner_degree = __shfl_sync(full_warp, degree, owner);
+            const std::uint64_t owner_block = __shfl_sync(full_warp, block, owner);
+            const std::uint32_t owner_class = __shfl_sync(full_warp, cls, owner);
+            // This lane's live in-edges: first + slots[0 .. live).
+            std::uint32_t live = 0;
+            std::uint64_t first = 0;
+            std::uint32_t slots[block_cdf_length];
             if (f < total) {
-              const std::uint64_t j = owner_begin + (f - owner_exclusive);
-              // Liveness first: the thresholds stream in coalesced, and only live edges (1 in
-              // in-degree under weighted cascade) read the source and the random-access bitmap.
-              if (ic_edge_live(key, j, g.in_thresholds[j])) {
-                u = g.in_sources[j];
+              const std::uint64_t r = f - owner_exclusive;
+              if (owner_block == 0) {
+                // Liveness first: the thresholds stream in coalesced, and only live edges read
+                // the source and the random-access bitmap.
+                first = owner_begin + r;
+                if (ic_edge_live(key, first, g.in_thresholds[first])) {
+                  slots[0] = 0;
+                  live = 1;
+                }
+              } else {
+                first = owner_begin + r * owner_block;
+                const std::uint64_t left = owner_begin + owner_degree - first;
+                const std::uint64_t block_size = left < owner_block ? left : owner_block;
+                const std::uint32_t* table =
+                    a.blocks.cdf + (2ULL * owner_class + (block_size == owner_block ? 0 : 1)) * block_cdf_length;
+                live = ic_block_live_count(key, first, table, block_size);
+                ic_block_live_slots(key, first, block_size, live, slots);
+              }
+            }
+            // Push the live sources, one per lane per round (at most block_cdf_length rounds).
+            for (std::uint32_t i = 0; __any_sync(full_warp, i < live); ++i) {
+              bool fresh = false;
+              std::uint32_t u = 0;
+              if (i < live) {
+                u = g.in_sources[first + slots[i]];
                 const std::uint32_t bit = 1U << (u & 31);
                 if ((__ldcg(visited + (u >> 5)) & bit) == 0) fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
               }
-            }
-            const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
-            if (fresh_lanes != 0) {
-              const std::uint64_t position = size + __popc(fresh_lanes & ((1U << lane) - 1U));
-              const std::uint64_t new_size = size + __popc(fresh_lanes);
-              if (fresh) {
-                if (position < capacity) {
-                  *member_slot(shared, stage, position) = u + offset;
-                } else {
-                  atomicAnd(visited + (u >> 5), ~(1U << (u & 31)));  // not recorded: leave no trace
+              const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
+              if (fresh_lanes != 0) {
+                const std::uint64_t position = size + __popc(fresh_lanes & ((1U << lane) - 1U));
+                const std::uint64_t new_size = size + __popc(fresh_lanes);
+                if (fresh) {
+                  if (position < capacity) {
+                    *member_slot(shared, stage, position) = u + offset;
+                  } else {
+                    atomicAnd(visited + (u >> 5), ~(1U << (u & 31)));  // not recorded: leave no trace
+                  }
                 }
+                if (new_size > capacity) {
+                  overflow = true;
+                  size = capacity;
+                  break;
+                }
+                size = new_size;
               }
-              if (new_size > capacity) {
-                overflow = true;
-                size = capacity;
-                break;
-              }
-              size = new_size;
             }
           }
         } else {

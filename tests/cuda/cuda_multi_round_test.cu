@@ -54,6 +54,13 @@ TEST(CudaMultiRound, SetsEqualReference) {
     expect_sets_equal_reference(g, model, 3, 1.0, 0, 900);
     expect_sets_equal_reference(g, model, 2, 2.5, 123, 400);
   }
+  // Block-rule IC: each round's world draws per block, keyed by that round's key.
+  for (const char* weights : {"wc", "uniform:0.03"}) {
+    SCOPED_TRACE(weights);
+    const csr_graph m = test::model_hub_graph(3100, weights);
+    expect_sets_equal_reference(m, diffusion_model::ic, 3, 1.0, 0, 600);
+    expect_sets_equal_reference(m, diffusion_model::ic, 2, 3.0, 77, 300);
+  }
   csr_graph shared;
   if (test::load_shared_graph("wiki-Vote.txt.gz", shared)) expect_sets_equal_reference(shared, diffusion_model::ic, 4, 1.0, 0, 800);
 }
@@ -127,6 +134,9 @@ TEST(CudaMultiRound, ImmEqualsCpu) {
   expect_imm_equal(g, diffusion_model::ic, 1, 10, 0.3, true);
   expect_imm_equal(g, diffusion_model::ic, 3, 5, 0.4, false);
   expect_imm_equal(g, diffusion_model::lt, 2, 5, 0.4, true);
+  const csr_graph uniform = test::model_hub_graph(3100, "uniform:0.03");
+  expect_imm_equal(uniform, diffusion_model::ic, 1, 10, 0.3, false);
+  expect_imm_equal(uniform, diffusion_model::ic, 1, 10, 0.3, true);
   csr_graph shared;
   if (test::load_shared_graph("wiki-Vote.txt.gz", shared)) {
     expect_imm_equal(shared, diffusion_model::ic, 1, 20, 0.2, false);

@@ -1,5 +1,6 @@
 // The CUDA rr_collection against the serial reference: for fixed seeds every GPU RR set (warp and
-// fused, IC and LT, one root and several) equals reference::rr_set exactly; GPU greedy equals the
+// fused, IC and LT, one root and several, per-edge and block IC rule) equals reference::rr_set
+// exactly; GPU greedy equals the
 // CPU greedy on the same sets; a too-small memory budget gives resource_error. Skips without a GPU.
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 #include "wildfire/backend.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
+#include "wildfire/graph/edge_weights.hpp"
 #include "wildfire/graph/graph_loader.hpp"
 #include "wildfire/selection/max_coverage.hpp"
 
@@ -94,6 +96,41 @@ TEST(CudaRrCollection, EqualsReferenceOnHubGraphs) {
   for (auto traversal : {traversal_kind::warp, traversal_kind::fused, traversal_kind::automatic}) {
     expect_equal_to_reference(g, diffusion_model::ic, traversal, 1.0, 5, 1100, 32);
     expect_equal_to_reference(g, diffusion_model::ic, traversal, 4.0, 5, 300, 96);
+  }
+}
+
+// Weighted cascade and uniform:P put (nearly) every vertex on the IC block rule: hubs of 1,550
+// in-edges as one block (wc), 47 blocks with a shorter tail (p = 0.03) or 517 blocks (p = 0.3,
+// sets of most of the graph); degree-4 vertices as a block of 3 and a tail of 1 (p = 0.3). Warp
+// and fused (32- and 64-bit colour words), one root and several, batches starting mid-way.
+TEST(CudaRrCollection, EqualsReferenceUnderTheBlockRule) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  for (const char* weights : {"wc", "uniform:0.3", "uniform:0.03"}) {
+    SCOPED_TRACE(weights);
+    const csr_graph g = test::model_hub_graph(3100, weights);
+    const test::block_rule_coverage cover = test::block_rule_coverage_of(g);
+    ASSERT_GT(cover.block_vertices, g.num_vertices / 2);
+    if (std::string(weights) == "wc") {
+      ASSERT_LT(cover.block_vertices, g.num_vertices);  // single in-edge vertices keep the per-edge rule
+    } else {
+      ASSERT_TRUE(cover.tail_block);
+      ASSERT_TRUE(cover.many_blocks);
+    }
+    for (auto traversal : {traversal_kind::warp, traversal_kind::fused, traversal_kind::automatic}) {
+      expect_equal_to_reference(g, diffusion_model::ic, traversal, 1.0, 11, 900, 32);
+      expect_equal_to_reference(g, diffusion_model::ic, traversal, 3.5, 401, 300, 64);
+    }
+  }
+  // A shared graph under uniform:0.1 (blocks of 10 in-edges) and under wc with LT (no plan).
+  csr_graph shared;
+  if (test::load_shared_graph("wiki-Vote.txt.gz", shared)) {
+    expect_equal_to_reference(shared, diffusion_model::lt, traversal_kind::warp, 1.0, 0, 500);
+    assign_model_weights(shared, parse_weight_spec("uniform:0.1"), 0);
+    ASSERT_TRUE(test::block_rule_coverage_of(shared).tail_block);
+    for (auto traversal : {traversal_kind::warp, traversal_kind::fused}) {
+      expect_equal_to_reference(shared, diffusion_model::ic, traversal, 1.0, 3, 600);
+      expect_equal_to_reference(shared, diffusion_model::ic, traversal, 2.0, 1000, 300, 32);
+    }
   }
 }
 

@@ -75,6 +75,23 @@ TEST(CudaSpreadSimulator, EqualsCpuOnHubGraph) {
   }
 }
 
+// Forward IC on block-rule vertices asks ic_in_edge_live per (out-edge, world): the target's
+// block draw decides, exactly as the CPU simulator's world.
+TEST(CudaSpreadSimulator, EqualsCpuUnderTheBlockRule) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const std::vector<std::uint32_t> seeds{0, 7, 99, 1234, 3000};
+  for (const char* weights : {"wc", "uniform:0.3", "uniform:0.03"}) {
+    SCOPED_TRACE(weights);
+    const csr_graph g = test::model_hub_graph(3100, weights);
+    ASSERT_GT(test::block_rule_coverage_of(g).block_vertices, g.num_vertices / 2);
+    expect_same_spreads(g, diffusion_model::ic, 1, seeds, 5, 300);
+  }
+  const csr_graph wc = test::model_hub_graph(3100, "wc");
+  const std::uint32_t n = wc.num_vertices;
+  expect_same_spreads(wc, diffusion_model::ic, 2, {encode_round_member(4, 0, n), encode_round_member(9, 1, n)}, 0, 200);
+  expect_same_spreads(wc, diffusion_model::lt, 1, seeds, 0, 200);
+}
+
 TEST(CudaSpreadSimulator, AlwaysLiveRingReachesEveryVertex) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   // The always-live ring runs 0 -> n-1 -> ... -> 4, so the four hubs reach every vertex.

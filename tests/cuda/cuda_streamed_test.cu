@@ -77,6 +77,10 @@ TEST(CudaStreamed, EqualsFlatOnHubGraphs) {
   const csr_graph g = test::hub_graph(3000, false);
   expect_streamed_equals_flat(g, traversal_kind::warp, 0, 3000);
   expect_streamed_equals_flat(g, traversal_kind::fused, 11, 2000);
+  // Block-rule IC (random/ic_block_rule.hpp): large sets, many blocks per hub.
+  const csr_graph uniform = test::model_hub_graph(3100, "uniform:0.3");
+  expect_streamed_equals_flat(uniform, traversal_kind::warp, 3, 1200);
+  expect_streamed_equals_flat(uniform, traversal_kind::fused, 17, 800);
 }
 
 TEST(CudaStreamed, EqualsFlatOnSharedGraph) {

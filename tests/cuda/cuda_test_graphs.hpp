@@ -9,7 +9,10 @@
 
 #include "wildfire/graph/csr_graph.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
+#include "wildfire/graph/edge_weights.hpp"
 #include "wildfire/graph/graph_loader.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
+#include "wildfire/sampling/ic_block_plan.hpp"
 
 namespace wildfire::test {
 
@@ -52,6 +55,57 @@ inline csr_graph hub_graph(std::uint32_t n, bool ring) {
     if (ring) edges.push_back({(v + 1) % n, v, always_live_threshold});
   }
   return build_csr_graph(n, edges);
+}
+
+/// The topology of hub_graph(n, false) (four hubs with n / 2 in-edges each, three in-edges from
+/// hubs and one random in-edge elsewhere) with every vertex v >= 4 with v % 5 == 0 cut to a single
+/// in-edge, weighted by `weights` ("wc" or "uniform:P"). Under either, every vertex with at least
+/// two in-edges and p <= 1/2 draws its in-edges per block (random/ic_block_rule.hpp); under wc the
+/// single in-edge vertices (p = 1) keep the per-edge rule. Valid under LT for wc.
+inline csr_graph model_hub_graph(std::uint32_t n, const std::string& weights) {
+  std::vector<weighted_edge> edges;
+  std::uint64_t state = 4242;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  for (std::uint32_t hub = 0; hub < 4; ++hub) {
+    for (std::uint32_t i = 0; i < n / 2; ++i) edges.push_back({next() % n, hub, always_live_threshold});
+  }
+  for (std::uint32_t v = 4; v < n; ++v) {
+    if (v % 5 == 0) {
+      edges.push_back({next() % n, v, always_live_threshold});
+      continue;
+    }
+    for (int e = 0; e < 3; ++e) edges.push_back({next() % 4, v, always_live_threshold});
+    edges.push_back({next() % n, v, always_live_threshold});
+  }
+  csr_graph g = build_csr_graph(n, edges);
+  assign_model_weights(g, parse_weight_spec(weights), 0);
+  return g;
+}
+
+/// Number of vertices of `g` that draw their in-edges per block, and whether some block-rule
+/// vertex has a shorter tail block (its in-degree not a multiple of its block size): the tests
+/// assert both, so a graph meant to exercise the block rule cannot silently miss it.
+struct block_rule_coverage {
+  std::uint64_t block_vertices = 0;
+  bool tail_block = false;
+  bool many_blocks = false;  // some vertex with at least 16 blocks (the fused heavy bin)
+};
+
+inline block_rule_coverage block_rule_coverage_of(const csr_graph& g) {
+  const ic_block_plan plan = make_ic_block_plan(g.view());
+  block_rule_coverage c;
+  for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
+    if (plan.vertex_class[v] == per_edge_class) continue;
+    ++c.block_vertices;
+    const std::uint64_t degree = g.in_offsets[v + 1] - g.in_offsets[v];
+    const std::uint64_t b = ic_block_size(degree, g.in_thresholds[g.in_offsets[v]]);
+    c.tail_block = c.tail_block || degree % b != 0;
+    c.many_blocks = c.many_blocks || (degree + b - 1) / b >= 16;
+  }
+  return c;
 }
 
 }  // namespace wildfire::test
