@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     report("CPU sequential", [&] { return backward_sequential(g); });
     report(fmt::format("CPU OpenMP ({} threads)", omp_get_max_threads()), [&] { return backward_openmp(g); });
     if (gpu_available()) {
-      report("GPU auto (incl. transfers: upload, sweep, download)", [&] {
+      report("GPU auto = shared-pull (incl. transfers and layout build: upload, layout, sweep, download)", [&] {
         auto t = std::chrono::steady_clock::now();
         influence_result r = backward_gpu(g);
         r.backward_seconds = seconds_since(t);

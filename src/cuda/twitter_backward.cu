@@ -171,9 +171,9 @@ struct twitter_backward_session::impl {
     pull_spill.allocate(num_nodes);
     pull_bytes = twitter::detail::pull_bytes_moved(g, layout);
     pull_max_levels = layout.max_levels;
-    // Half the shared memory a block may have, in shares: graphs up to this many nodes run two
-    // blocks per SM.
-    const std::uint32_t half_cap = static_cast<std::uint32_t>(max_shared_optin / 2 / sizeof(double));
+    // Half the shared memory a block may have, less the 1 KB the SM reserves per block, in
+    // shares: graphs up to this many nodes run two blocks per SM.
+    const std::uint32_t half_cap = static_cast<std::uint32_t>(std::max(0, max_shared_optin / 2 - 1024) / sizeof(double));
     std::vector<std::uint32_t> host[pull_classes], fallback[4];
     for (std::uint64_t t = 0; t < num_graphs; ++t) {
       const std::uint64_t n = g.graph_size(t);
@@ -344,6 +344,9 @@ double twitter_backward_session::run(gpu_variant variant, int only) {
     d.launch_pull<pull_medium_block>(part(d.pull_lists[2], 2), d.pull_max_n[2], d.streams[2]);
     d.launch_pull<pull_small_block>(part(d.pull_lists[1], 1), d.pull_max_n[1], d.streams[2]);
     d.launch_pull<pull_small_block>(part(d.pull_lists[0], 0), d.pull_max_n[0], d.streams[2]);
+    // Left out of the layout only with out-degrees past 16 bits (repeated edges): not in valid sets.
+    d.launch(gpu_variant::queue, part(d.pull_fallback[1], 1), d.pull_fallback_max_n[1], d.streams[2], false);
+    d.launch(gpu_variant::queue, part(d.pull_fallback[0], 0), d.pull_fallback_max_n[0], d.streams[2], false);
   } else if (variant == gpu_variant::topological) {
     d.launch_chunked(part(d.ordered[3], 3), d.streams[0]);
     d.launch(gpu_variant::queue, part(d.unordered[3], 3), d.max_n[3], d.streams[0], true);
