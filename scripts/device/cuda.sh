@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# GPU tests, sanitizer and benchmarks of the CUDA backend (issue 7), for one H100/H200 with 16
-# cores and no network, run from the repository root with $OUT set; about 5 minutes, largest runs
-# last (each section is skipped once the time budget is spent). Writes logs, JSON results and
-# markdown tables under $OUT/cuda/.
+# Sanitizer and benchmarks of the CUDA backend (issue 7), for one H100/H200 with 16 cores and no
+# network, run from the repository root with $OUT set; under 5 minutes (every section checks the
+# time left; the IMM tables for soc-Epinions1, LJ-like and Orkut-like come first, then the
+# sanitizers, and the dense regime takes what is left). Writes logs, JSON results and markdown tables under $OUT/cuda/. The GPU
+# tests themselves are scripts/device/gpu_tests.sh (here too with WF_CUDA_RUN_TESTS=1).
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 out="$OUT/cuda"; mkdir -p "$out" "$out/graphs" "$out/imm"
@@ -10,42 +11,35 @@ data=${WF_SHARED_DATA_DIR:-.carry/data}
 gen=.carry/tools/gen_powerlaw.py
 build=build-device
 wf=$build/apps/wildfire/wildfire
-budget=${WF_CUDA_BUDGET_S:-300}
+budget=${WF_CUDA_BUDGET_S:-280}
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 )); }
 have_time() { (( $(elapsed) < $1 )); }
 
 # Synthetic graphs take ~30 s per 70M edges: generate them now, in the background.
-( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$out/graphs/topcats_like.txt" > "$out/gen_topcats.log" 2>&1 ) &
-gen_topcats=$!
 ( python3 "$gen" --n 4847571 --m 68993773 --seed 1 --out "$out/graphs/lj_like.txt" > "$out/gen_lj.log" 2>&1 ) &
 gen_lj=$!
 ( python3 "$gen" --n 3072441 --m 117185083 --seed 1 --out "$out/graphs/orkut_like.txt" > "$out/gen_orkut.log" 2>&1 ) &
 gen_orkut=$!
+( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$out/graphs/topcats_like.txt" > "$out/gen_topcats.log" 2>&1 ) &
+gen_topcats=$!
 
-if [[ ! -x $build/tests/wildfire_cuda_gpu_tests || ! -x $wf ]]; then
-  cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
-  cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
-    || { grep -E "error" "$out/build.log" | head -30; }
-fi
+# run_all.sh has normally built everything; this is a no-op then (and builds what is missing).
+[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
+cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
+  || { grep -E "error" "$out/build.log" | head -30; }
+echo "build checked ($(elapsed) s)"
 export WF_SHARED_DATA_DIR=$data
 # Load every kernel when the CUDA context is created (outside the timed phases), not at its first
 # launch inside IMM's first generate/select: the timed region then matches gIM's (graph on the
 # GPU, context ready).
 export CUDA_MODULE_LOADING=EAGER
 
-# scripts/device/gpu_tests.sh runs the whole GPU test binary; run it here only when asked.
 if [[ ${WF_CUDA_RUN_TESTS:-0} == 1 ]]; then
   echo "== GPU tests ($(elapsed) s)"
   timeout 150 $build/tests/wildfire_cuda_gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1
   echo "gpu tests exit $?"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is|first differing|differs" "$out/gpu_tests.log" | head -40
 fi
-
-echo "== compute-sanitizer memcheck ($(elapsed) s)"
-filter='CudaStreamed.EqualsFlatOnHubGraphs:CudaStreamed.SmallBudgetSwitchesAutomatically:CudaRrCollection.GreedyEqualsCpuGreedy:CudaSpreadSimulator.RejectsBadInput:CudaMultiRound.WholeGraphRoundsTakeTheRetryPath'
-timeout 90 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
-  --gtest_filter="$filter" > "$out/sanitizer_memcheck.log" 2>&1
-echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck.log" | head -5
 
 # One IMM run: $1 tag, $2 graph file, $3 timeout (s), the rest go to wildfire imm.
 imm() {
@@ -56,36 +50,21 @@ imm() {
   echo "$tag: exit $rc, $(( ($(date +%s%N) - t) / 1000000 )) ms wall"
   ((rc == 0)) || { tail -3 "$out/imm/$tag.log"; echo "{\"Error\": \"exit $rc: $(tail -1 "$out/imm/$tag.log" | tr -d '"\\' | cut -c1-200)\"}" > "$out/imm/$tag.json"; }
 }
-# IMM IC/LT x eps 0.05/0.1 x fresh/reused final sets on the GPU, and the CPU (16 threads) beside it.
-imm_grid() {
-  local name=$1 graph=$2 limit=$3 cpu_limit=$4
-  for model in IC LT; do
-    for eps in 0.05 0.1; do
-      for mode in fresh reuse; do
-        local flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
-        imm "${name}_${model}_${eps}_${mode}_gpu" "$graph" "$limit" -d $model -e $eps --device gpu $flag
-        if [[ $cpu_limit != 0 ]]; then
-          imm "${name}_${model}_${eps}_${mode}_cpu" "$graph" "$cpu_limit" -d $model -e $eps --device cpu -p 16 $flag
-        fi
-      done
+
+echo "== IMM soc-Epinions1, WC: GPU and CPU (16 threads) ($(elapsed) s)"
+for model in IC LT; do
+  for eps in 0.05 0.1; do
+    for mode in reuse fresh; do
+      flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
+      imm "epinions_${model}_${eps}_${mode}_gpu" "$data/soc-Epinions1.txt.gz" 60 -d $model -e $eps --device gpu $flag
+      imm "epinions_${model}_${eps}_${mode}_cpu" "$data/soc-Epinions1.txt.gz" 60 -d $model -e $eps --device cpu -p 16 $flag
     done
   done
-}
-
-echo "== dense regime: IMM IC k=50 eps=0.1 on topcats-like, uniform p ($(elapsed) s)"
-wait $gen_topcats
-$wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1
-rm -f "$out/graphs/topcats_like.txt"
-# Automatic representation: flat while it fits, then streamed (docs/gpu.md). Largest p first:
-# those are the runs the flat store could not hold.
-for p in 0.1 0.05 0.01; do
-  have_time $((budget - 60)) || { echo "skipped p=$p (time)"; continue; }
-  limit=$(( budget - 60 - $(elapsed) )); (( limit > ${WF_CUDA_DENSE_LIMIT_S:-240} )) && limit=${WF_CUDA_DENSE_LIMIT_S:-240}
-  imm "dense_p${p}_gpu" "$out/graphs/topcats_like.wfg" $limit -w uniform:$p -d IC -e 0.1 --device gpu --reuse-rrsets
 done
-
-echo "== IMM soc-Epinions1, WC ($(elapsed) s)"
-imm_grid epinions "$data/soc-Epinions1.txt.gz" 60 60
+echo "== sampling throughput, soc-Epinions1 WC IC: warp, fused, auto ($(elapsed) s)"
+timeout 40 $build/bench/gpu_sampling_bench "$data/soc-Epinions1.txt.gz" --sets 1000000 --colours 32,64 \
+  --traversals warp,fused,auto --cpu-threads 16 > "$out/sampling_epinions.md" 2> "$out/sampling_epinions.err"
+cat "$out/sampling_epinions.md"
 
 for big in lj orkut; do
   echo "== IMM ${big}-like, WC ($(elapsed) s)"
@@ -94,14 +73,42 @@ for big in lj orkut; do
   rm -f "$out/graphs/${big}_like.txt"
   for model in IC LT; do
     for eps in 0.05 0.1; do
-      for mode in fresh reuse; do
-        have_time $((budget - 20)) || { echo "skipped ${big} $model $eps $mode (time)"; continue; }
+      for mode in reuse fresh; do
+        have_time $((budget - 40)) || { echo "skipped ${big} $model $eps $mode (time)"; continue; }
         flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
         imm "${big}_${model}_${eps}_${mode}_gpu" "$out/graphs/${big}_like.wfg" 40 -d $model -e $eps --device gpu $flag
       done
     done
   done
-  have_time $((budget - 60)) && imm "${big}_IC_0.1_reuse_cpu" "$out/graphs/${big}_like.wfg" 50 -d IC -e 0.1 --device cpu -p 16 --reuse-rrsets
+  # The headline run on the CPU too (same seeds expected).
+  have_time $((budget - 90)) && imm "${big}_IC_0.05_reuse_cpu" "$out/graphs/${big}_like.wfg" 30 -d IC -e 0.05 --device cpu -p 16 --reuse-rrsets
+  rm -f "$out/graphs/${big}_like.wfg"
+done
+
+# Sanitizers, after the IMM tables: the block-rule kernels (warp, fused light and heavy,
+# multi-round, forward) at sanitizer size, then the greedy, the simulator's error cases and the
+# multi-round retry path. A skipped run (no time left) reports exit 1 and no summary.
+echo "== compute-sanitizer ($(elapsed) s)"
+have_time $((budget - 60)) && timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
+  --gtest_filter='CudaBlockRule.*' > "$out/sanitizer_memcheck_block_rule.log" 2>&1
+echo "memcheck (block rule) exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED|SKIPPED" "$out/sanitizer_memcheck_block_rule.log" | head -5
+have_time $((budget - 40)) && timeout 30 compute-sanitizer --tool racecheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
+  --gtest_filter='CudaBlockRule.*' > "$out/sanitizer_racecheck_block_rule.log" 2>&1
+echo "racecheck (block rule) exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer_racecheck_block_rule.log" | head -5
+filter='CudaRrCollection.GreedyEqualsCpuGreedy:CudaSpreadSimulator.RejectsBadInput:CudaMultiRound.WholeGraphRoundsTakeTheRetryPath'
+have_time $((budget - 40)) && timeout 30 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
+  --gtest_filter="$filter" > "$out/sanitizer_memcheck.log" 2>&1
+echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck.log" | head -5
+
+echo "== dense regime: IMM IC k=50 eps=0.1 on topcats-like, uniform p ($(elapsed) s)"
+wait $gen_topcats
+$wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1
+rm -f "$out/graphs/topcats_like.txt"
+# Automatic representation: flat while it fits, then streamed (docs/gpu.md). Smallest p first.
+for p in 0.01 0.05 0.1; do
+  have_time $((budget - 25)) || { echo "skipped p=$p (time)"; continue; }
+  limit=$(( budget - 15 - $(elapsed) )); (( limit > 120 )) && limit=120
+  imm "dense_p${p}_gpu" "$out/graphs/topcats_like.wfg" $limit -w uniform:$p -d IC -e 0.1 --device gpu --reuse-rrsets
 done
 
 echo "== tables ($(elapsed) s)"
@@ -117,22 +124,24 @@ for f in sorted(os.listdir(d)):
             runs[f[:-5]] = {"Error": "unreadable JSON: %s" % e}
 print("IMM, k = 50, seed 1 (`wildfire imm`). Samp+Sel = sampling + selection seconds (estimation included, "
       "graph already on the device): the region gIM's timer covers. Total = the whole command (load, upload, "
-      "CUDA context). `=CPU`: the GPU seeds equal the CPU run's (same graph, model, eps, mode).\n")
-print("| run | device | sampler | theta | sets generated | sampling s | selection s | Samp+Sel s | total s | load s | est. spread | peak RR bytes | =CPU |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+      "CUDA context). Edges examined count whole in-degrees, also where the IC block rule draws per block. "
+      "`=CPU`: the GPU seeds equal the CPU run's (same graph, model, eps, mode).\n")
+print("| run | device | sampler | theta | sets generated | members generated | edges examined | sampling s | selection s | Samp+Sel s | total s | load s | est. spread | peak RR bytes | =CPU |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for tag, r in runs.items():
     dev = tag.rsplit('_', 1)[-1]
     base = tag.rsplit('_', 1)[0]
     if "Error" in r:
-        print("| %s | %s | | | | | | | | | | | error: %s |" % (base, dev, r["Error"]))
+        print("| %s | %s | | | | | | | | | | | | | error: %s |" % (base, dev, r["Error"]))
         continue
     t = r.get("Times", {})
     same = ""
     if dev == "gpu" and (base + "_cpu") in runs and "Seeds" in runs[base + "_cpu"]:
         same = "yes" if runs[base + "_cpu"]["Seeds"] == r.get("Seeds") else "NO"
     ss = t.get("Sampling", 0) + t.get("Selection", 0)
-    print("| %s | %s | %s | %s | %s | %.4f | %.4f | %.4f | %.3f | %.3f | %.1f | %s | %s |" % (
+    print("| %s | %s | %s | %s | %s | %s | %s | %.4f | %.4f | %.4f | %.3f | %.3f | %.1f | %s | %s |" % (
         base, dev, r.get("Sampler", ""), r.get("Theta", ""), r.get("RRSetsGenerated", ""),
+        r.get("RRSetMembersGenerated", ""), r.get("EdgesExamined", ""),
         t.get("Sampling", 0), t.get("Selection", 0), ss, r.get("Total", 0), t.get("Load", 0),
         r.get("EstimatedSpread", 0), r.get("RRMemoryPeakBytes", ""), same))
 PY
