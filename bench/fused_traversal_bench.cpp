@@ -16,6 +16,7 @@
 
 #include "cpu/fused_rr_sampler.hpp"
 #include "cpu/unfused_rr_sampler.hpp"
+#include "cpu/world_tables.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/graph/graph_loader.hpp"
 #include "wildfire/util/resource_usage.hpp"
@@ -52,13 +53,14 @@ measurement run(const csr_graph& g, const sampling_params& params, std::uint32_t
   const std::uint32_t block = batch == 0 ? 64 : batch;
   const auto blocks = static_cast<std::int64_t>((sets + block - 1) / block);
   std::uint64_t edges = 0, members = 0;
+  const cpu::world_tables tables = cpu::build_world_tables(g, params.model);
   stopwatch clock;
 #pragma omp parallel num_threads(threads) reduction(+ : edges, members)
   {
     std::unique_ptr<cpu::unfused_rr_sampler> unfused;
     std::unique_ptr<cpu::fused_rr_sampler> fused;
-    if (batch == 0) unfused = std::make_unique<cpu::unfused_rr_sampler>(g, params);
-    else fused = std::make_unique<cpu::fused_rr_sampler>(g, params, std::max<std::uint32_t>(32, (batch + 31) / 32 * 32));
+    if (batch == 0) unfused = std::make_unique<cpu::unfused_rr_sampler>(g, params, &tables);
+    else fused = std::make_unique<cpu::fused_rr_sampler>(g, params, std::max<std::uint32_t>(32, (batch + 31) / 32 * 32), &tables);
     rr_sets out;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < blocks; ++b) {

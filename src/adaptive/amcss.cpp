@@ -137,12 +137,12 @@ std::vector<std::uint32_t> sampled_batch(mrr_store& store, const residual_graph&
   }
 }
 
-realization_result run_realization(const csr_graph& graph, std::span<const double> costs, const amcss_options& o,
-                                   std::uint32_t r) {
+realization_result run_realization(const csr_graph& graph, const ic_block_plan* ic_plan, std::span<const double> costs,
+                                   const amcss_options& o, std::uint32_t r) {
   stopwatch total;
   realization_result out;
   out.realization = r;
-  realization_diffusion world(graph, o.model, o.realization_seed, r);
+  realization_diffusion world(graph, o.model, o.realization_seed, r, ic_plan);
   residual_graph residual(graph);
   std::unique_ptr<mrr_store> store;
   const std::uint64_t sampling_seed = realization_sampling_seed(o.seed, r);
@@ -208,8 +208,10 @@ amcss_result run_amcss(const csr_graph& graph, std::span<const double> costs, co
   result.device = options.algorithm == amcss_algorithm::merit
                       ? to_string(resolve_device(options.backend.device))
                       : "cpu";
+  // One IC plan for every realization's diffusion (each store builds its own for its samplers).
+  const ic_block_plan ic_plan = options.model == diffusion_model::ic ? make_ic_block_plan(graph.view()) : ic_block_plan{};
   for (std::uint32_t i = 0; i < options.realizations; ++i) {
-    result.runs.push_back(run_realization(graph, costs, options, options.first_realization + i));
+    result.runs.push_back(run_realization(graph, &ic_plan, costs, options, options.first_realization + i));
     const realization_result& run = result.runs.back();
     // AMCSS must reach eta in every realization (Def. 2.1); the loop guarantees it.
     if (run.activated < options.eta) throw error("internal error: a realization ended below eta");

@@ -10,6 +10,7 @@
 #include "wildfire/adaptive/mrr_rules.hpp"
 #include "wildfire/adaptive/residual_graph.hpp"
 #include "wildfire/diffusion_model.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
 
@@ -24,24 +25,25 @@ struct set_scratch {
 };
 
 /// Reverse probing from set[from ..] (the set itself is the queue) in the world of `key` on the
-/// residual graph; `on_add(v)` is called for each vertex appended. IC: live in-edges from
-/// remaining vertices. LT: each new root's backward walk stops at a vertex with no chosen in-edge,
-/// a removed vertex or a visited one (digest 4.2 item 10: decide first, then test; the original
-/// weights are kept on the residual graph).
+/// residual graph; `on_add(v)` is called for each vertex appended. IC: the live in-edges that the
+/// graph's rule names (for_each_live_in_edge with `blocks`), skipping those from removed vertices.
+/// LT: each new root's backward walk stops at a vertex with no chosen in-edge, a removed vertex or
+/// a visited one (digest 4.2 item 10: decide first, then test; the original weights are kept on
+/// the residual graph).
 template <class OnAdd>
-void probe(const residual_view& r, diffusion_model model, std::uint64_t key, std::vector<std::uint32_t>& set,
-           std::size_t from, set_scratch& s, OnAdd&& on_add) {
+void probe(const residual_view& r, const ic_block_view& blocks, diffusion_model model, std::uint64_t key,
+           std::vector<std::uint32_t>& set, std::size_t from, set_scratch& s, OnAdd&& on_add) {
   const graph_view& g = r.graph;
   if (model == diffusion_model::ic) {
     for (std::size_t head = from; head < set.size(); ++head) {
       const std::uint32_t v = member_vertex(set[head]);
-      for (std::uint64_t j = g.in_begin(v); j < g.in_end(v); ++j) {
+      for_each_live_in_edge(key, g, blocks, v, [&](std::uint64_t j) {
         const std::uint32_t u = g.in_sources[j];
-        if (s.visited[u] != 0 || r.is_removed(u) || !ic_edge_live(key, j, g.in_thresholds[j])) continue;
+        if (s.visited[u] != 0 || r.is_removed(u)) return;
         s.visited[u] = 1;
         set.push_back(u);
         on_add(u);
-      }
+      });
     }
     return;
   }
@@ -86,8 +88,8 @@ inline void clear_marks(const std::vector<std::uint32_t>& set, set_scratch& s) {
 /// reference::rr_roots with pool = V_i), then probing. Equals reference::rr_set when nothing is
 /// removed. `on_add` sees every member.
 template <class OnAdd>
-void generate_set(const residual_view& r, diffusion_model model, std::uint64_t key, double mean_roots,
-                  std::vector<std::uint32_t>& set, set_scratch& s, OnAdd&& on_add) {
+void generate_set(const residual_view& r, const ic_block_view& blocks, diffusion_model model, std::uint64_t key,
+                  double mean_roots, std::vector<std::uint32_t>& set, set_scratch& s, OnAdd&& on_add) {
   set.clear();
   const std::uint32_t count = root_count(key, mean_roots, r.num_remaining);
   draw_distinct_roots(
@@ -99,7 +101,7 @@ void generate_set(const residual_view& r, diffusion_model model, std::uint64_t k
         set.push_back(v | root_bit);
         on_add(v);
       });
-  probe(r, model, key, set, 0, s, on_add);
+  probe(r, blocks, model, key, set, 0, s, on_add);
   clear_marks(set, s);
 }
 
@@ -108,9 +110,9 @@ void generate_set(const residual_view& r, diffusion_model model, std::uint64_t k
 /// Lemma 3.4), probes from the new non-member roots (Lemma 3.3). Returns the number of members
 /// added; `on_add` sees each.
 template <class OnAdd>
-std::uint64_t extend_clean_set(const residual_view& r, diffusion_model model, std::uint64_t key, double mean_roots,
-                               std::uint32_t round, std::vector<std::uint32_t>& set, set_scratch& s,
-                               OnAdd&& on_add) {
+std::uint64_t extend_clean_set(const residual_view& r, const ic_block_view& blocks, diffusion_model model,
+                               std::uint64_t key, double mean_roots, std::uint32_t round,
+                               std::vector<std::uint32_t>& set, set_scratch& s, OnAdd&& on_add) {
   std::uint32_t old_roots = 0;
   for (const std::uint32_t m : set) {
     s.visited[member_vertex(m)] = 1;
@@ -134,7 +136,7 @@ std::uint64_t extend_clean_set(const residual_view& r, diffusion_model model, st
       on_add(v);
     });
   }
-  probe(r, model, key, set, old_size, s, on_add);
+  probe(r, blocks, model, key, set, old_size, s, on_add);
   if (promoted > 0) {
     for (std::size_t i = 0; i < old_size; ++i) {
       if (!member_is_root(set[i]) && s.is_root[set[i]] != 0) set[i] |= root_bit;
@@ -149,8 +151,9 @@ std::uint64_t extend_clean_set(const residual_view& r, diffusion_model model, st
 /// with the kept roots marked before any replacement is drawn, digest 4.2 item 8). The old probed
 /// members are discarded. `on_add` sees every member of the repaired set.
 template <class OnAdd>
-void repair_polluted_set(const residual_view& r, diffusion_model model, std::uint64_t key, double mean_roots,
-                         std::uint32_t round, std::vector<std::uint32_t>& set, set_scratch& s, OnAdd&& on_add) {
+void repair_polluted_set(const residual_view& r, const ic_block_view& blocks, diffusion_model model,
+                         std::uint64_t key, double mean_roots, std::uint32_t round, std::vector<std::uint32_t>& set,
+                         set_scratch& s, OnAdd&& on_add) {
   std::size_t kept = 0;
   for (const std::uint32_t m : set) {
     const std::uint32_t v = member_vertex(m);
@@ -171,7 +174,7 @@ void repair_polluted_set(const residual_view& r, diffusion_model model, std::uin
                  on_add(v);
                });
   }
-  probe(r, model, key, set, 0, s, on_add);
+  probe(r, blocks, model, key, set, 0, s, on_add);
   clear_marks(set, s);
 }
 

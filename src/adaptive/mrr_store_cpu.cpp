@@ -10,6 +10,7 @@
 #include "adaptive/selection_order.hpp"
 #include "wildfire/adaptive/mrr_store.hpp"
 #include "wildfire/error.hpp"
+#include "wildfire/sampling/ic_block_plan.hpp"
 #include "wildfire/util/resource_usage.hpp"
 
 namespace wildfire::adaptive {
@@ -23,6 +24,7 @@ class cpu_mrr_store final : public mrr_store {
       : graph_(&graph), model_(model), costs_(costs), seed_(seed),
         threads_(threads > 0 ? threads : omp_get_max_threads()), cnt_(graph.num_vertices, 0) {
     WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
+    if (model == diffusion_model::ic) ic_plan_ = make_ic_block_plan(graph.view());
   }
 
   void begin_round(const residual_graph& residual, double mean_roots, std::uint32_t round) override {
@@ -34,6 +36,7 @@ class cpu_mrr_store final : public mrr_store {
 
   void update() override {
     const residual_view r = view();
+    const ic_block_view blocks = ic_plan_.view();
     ensure_scratch();
     std::uint64_t reused = 0, repaired = 0, written = 0;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads_) reduction(+ : reused, repaired, written)
@@ -42,10 +45,10 @@ class cpu_mrr_store final : public mrr_store {
       const std::uint64_t key = sample_key(seed_, s);
       auto add = [&](std::uint32_t v) { std::atomic_ref<std::uint32_t>(cnt_[v]).fetch_add(1, std::memory_order_relaxed); };
       if (flags_[s] == 0) {
-        written += detail::extend_clean_set(r, model_, key, mean_roots_, round_, sets_[s], scratch, add);
+        written += detail::extend_clean_set(r, blocks, model_, key, mean_roots_, round_, sets_[s], scratch, add);
         ++reused;
       } else {
-        detail::repair_polluted_set(r, model_, key, mean_roots_, round_, sets_[s], scratch, add);
+        detail::repair_polluted_set(r, blocks, model_, key, mean_roots_, round_, sets_[s], scratch, add);
         written += sets_[s].size();
         ++repaired;
         flags_[s] = 0;
@@ -59,6 +62,7 @@ class cpu_mrr_store final : public mrr_store {
 
   void generate(std::uint64_t count) override {
     const residual_view r = view();
+    const ic_block_view blocks = ic_plan_.view();
     ensure_scratch();
     const std::uint64_t first = sets_.size();
     sets_.resize(first + count);
@@ -66,7 +70,7 @@ class cpu_mrr_store final : public mrr_store {
     std::uint64_t written = 0;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads_) reduction(+ : written)
     for (std::uint64_t s = first; s < first + count; ++s) {
-      detail::generate_set(r, model_, sample_key(seed_, s), mean_roots_, sets_[s], scratch_[omp_get_thread_num()],
+      detail::generate_set(r, blocks, model_, sample_key(seed_, s), mean_roots_, sets_[s], scratch_[omp_get_thread_num()],
                            [&](std::uint32_t v) {
                              std::atomic_ref<std::uint32_t>(cnt_[v]).fetch_add(1, std::memory_order_relaxed);
                            });
@@ -225,6 +229,7 @@ class cpu_mrr_store final : public mrr_store {
   std::span<const double> costs_;
   std::uint64_t seed_;
   int threads_;
+  ic_block_plan ic_plan_;  // IC: the graph's live-edge rule; the residual graph only hides sources
   const residual_graph* residual_ = nullptr;
   double mean_roots_ = 1;
   std::uint32_t round_ = 1;

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "cpu/lt_cumulative.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/selection/max_coverage.hpp"
 #include "wildfire/util/resource_usage.hpp"
@@ -44,7 +43,7 @@ cpu_rr_collection::cpu_rr_collection(const backend_config& config, const csr_gra
   stats_.representation = "flat";
   stats_.traversal = fused_ ? "fused" : "unfused";
   workers_.resize(static_cast<std::size_t>(threads_));
-  if (params.model == diffusion_model::lt) lt_cumulative_ = build_lt_cumulative(graph);
+  tables_ = build_world_tables(graph, params.model);
 }
 
 void cpu_rr_collection::check_budget(std::uint64_t more_sets) const {
@@ -71,8 +70,8 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
   {
     const int t = omp_get_thread_num();
     worker& me = workers_[static_cast<std::size_t>(t)];
-    if (fused_ && !me.fused) me.fused = std::make_unique<fused_rr_sampler>(graph_, params_, config_.colours, &lt_cumulative_);
-    if (!fused_ && !me.unfused) me.unfused = std::make_unique<unfused_rr_sampler>(graph_, params_, &lt_cumulative_);
+    if (fused_ && !me.fused) me.fused = std::make_unique<fused_rr_sampler>(graph_, params_, config_.colours, &tables_);
+    if (!fused_ && !me.unfused) me.unfused = std::make_unique<unfused_rr_sampler>(graph_, params_, &tables_);
     me.arena.clear();
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(num_blocks); ++b) {
@@ -108,7 +107,7 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
       sets_.offsets[set_base[b] + i + 1] = member_base[b] + arena.offsets[r.first_set + i + 1] - from;
   }
 
-  std::uint64_t scratch_bytes = 0;
+  std::uint64_t scratch_bytes = tables_.memory_bytes();
   for (auto& w : workers_) {
     scratch_bytes += w.arena.memory_bytes();
     if (w.fused) scratch_bytes += w.fused->memory_bytes();

@@ -8,6 +8,7 @@
 
 #include "cpu/fused_rr_sampler.hpp"
 #include "cpu/unfused_rr_sampler.hpp"
+#include "cpu/world_tables.hpp"
 #include "wildfire/sampling/rr_collection.hpp"
 
 namespace wildfire::cpu {
@@ -46,7 +47,7 @@ class cpu_rr_collection final : public rr_collection {
   int threads_;
   bool fused_;
   std::vector<worker> workers_;
-  std::vector<std::uint64_t> lt_cumulative_;  // LT: shared by every worker's sampler
+  world_tables tables_;  // LT cumulative weights or IC block plan: shared by every worker's sampler
   rr_sets sets_;
   collection_stats stats_;
 };

@@ -1,5 +1,6 @@
 // Monte-Carlo forward simulation on the CPU. World w is the live-edge world of
-// sample_key(seed, w) (round t: round_sample_key), read on the out-CSR through out_edge_ids.
+// sample_key(seed, w) (round t: round_sample_key), read on the out-CSR through out_edge_ids: under
+// IC an out-edge asks its target's rule (ic_in_edge_live), so forward world w equals RR world w.
 #include "cpu/cpu_spread_simulator.hpp"
 
 #include <omp.h>
@@ -9,6 +10,7 @@
 
 #include "cpu/epoch_marker.hpp"
 #include "wildfire/error.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/sampling/multi_round.hpp"
 #include "wildfire/util/resource_usage.hpp"
@@ -21,11 +23,12 @@ struct forward_edge_rule {
   graph_view view;
   diffusion_model model;
   const std::uint64_t* lt_before;
+  ic_block_view blocks;
 
   bool live(std::uint64_t key, std::uint64_t i, std::uint32_t u) const noexcept {
     const std::uint64_t j = view.out_edge_ids[i];
+    if (model == diffusion_model::ic) return ic_in_edge_live(key, view, blocks, u, j);
     const std::uint32_t threshold = view.in_thresholds[j];
-    if (model == diffusion_model::ic) return ic_edge_live(key, j, threshold);
     const std::uint64_t draw = lt_vertex_draw(key, u);
     return draw >= lt_before[j] && draw < lt_before[j] + threshold_weight(threshold);
   }
@@ -184,6 +187,7 @@ cpu_spread_simulator::cpu_spread_simulator(const backend_config& config, const c
   WF_EXPECTS(colours_ >= 32 && colours_ <= 1024 && colours_ % 32 == 0, "--colours",
              "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(colours_));
   WF_EXPECTS(config.traversal != traversal_kind::warp, "--sampler", "the warp traversal exists only on the GPU");
+  if (params.model == diffusion_model::ic) ic_plan_ = make_ic_block_plan(graph.view());
   if (params.model == diffusion_model::lt) {
     lt_before_.resize(graph.num_edges);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 4096)
@@ -209,7 +213,7 @@ std::vector<std::uint32_t> cpu_spread_simulator::simulate(std::span<const std::u
   }
   std::vector<std::uint32_t> spreads(count, 0);
   if (count == 0 || n == 0) return spreads;
-  const forward_edge_rule rule{graph_.view(), params_.model, lt_before_.data()};
+  const forward_edge_rule rule{graph_.view(), params_.model, lt_before_.data(), ic_plan_.view()};
   const std::uint32_t block = fused_ ? colours_ : 64;
   const std::uint64_t num_blocks = (count + block - 1) / block;
   std::uint64_t edges = 0;

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "wildfire/sampling/ic_block_plan.hpp"
 #include "wildfire/sampling/spread_simulator.hpp"
 
 namespace wildfire::cpu {
@@ -28,6 +29,8 @@ class cpu_spread_simulator final : public spread_simulator {
   /// LT: cumulative in-weight before each edge (in-CSR order), so "v picks edge j" is one
   /// comparison of v's draw with [lt_before_[j], lt_before_[j] + weight_j).
   std::vector<std::uint64_t> lt_before_;
+  /// IC: which targets draw their in-edges per block (random/ic_block_rule.hpp).
+  ic_block_plan ic_plan_;
   std::uint64_t edges_examined_ = 0;
 };
 

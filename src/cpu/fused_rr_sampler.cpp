@@ -5,24 +5,26 @@
 #include <bit>
 
 #include "cpu/ic_live_scan.hpp"
-#include "cpu/lt_cumulative.hpp"
 #include "sampling/sample_roots.hpp"
 #include "wildfire/error.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/sampling/multi_round.hpp"
 
 namespace wildfire::cpu {
 
 fused_rr_sampler::fused_rr_sampler(const csr_graph& graph, const sampling_params& params, std::uint32_t colours,
-                                   const std::vector<std::uint64_t>* lt_cumulative)
+                                   const world_tables* tables)
     : view_(graph.view()), params_(params), colours_(colours), words_((colours + 63) / 64),
       root_marker_(graph.num_vertices) {
-  if (params.model == diffusion_model::lt) {
-    if (lt_cumulative == nullptr) own_cumulative_ = build_lt_cumulative(graph);
-    lt_cumulative_ = lt_cumulative != nullptr ? lt_cumulative->data() : own_cumulative_.data();
-  }
   WF_EXPECTS(colours >= 32 && colours <= 1024 && colours % 32 == 0, "--colours",
              "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(colours));
+  if (tables == nullptr) {
+    own_tables_ = build_world_tables(graph, params.model);
+    tables = &own_tables_;
+  }
+  lt_cumulative_ = tables->lt_cumulative.data();
+  blocks_ = tables->ic_plan.view();
   const std::size_t n = graph.num_vertices;
   visited_.assign(n * words_, 0);
   next_.assign(n * words_, 0);
@@ -35,7 +37,8 @@ fused_rr_sampler::fused_rr_sampler(const csr_graph& graph, const sampling_params
 
 std::uint64_t fused_rr_sampler::memory_bytes() const noexcept {
   return (visited_.capacity() + next_.capacity() + frontier_masks_.capacity()) * sizeof(std::uint64_t) +
-         touched_flag_.capacity() * 2 + root_marker_.memory_bytes() +
+         touched_flag_.capacity() * 2 + root_marker_.memory_bytes() + own_tables_.memory_bytes() +
+         live_pairs_.capacity() * sizeof(live_pair) +
          (touched_.capacity() + next_list_.capacity() + frontier_.capacity()) * sizeof(std::uint32_t);
 }
 
@@ -77,10 +80,12 @@ void fused_rr_sampler::advance_level() {
 }
 
 std::uint64_t fused_rr_sampler::expand_ic() {
-  // Entries with few colours (the common case when sets are small) hash each colour's edges 64 at
-  // a time (ic_live_mask, vectorised) and touch only live edges; entries shared by many colours
-  // read each edge once and draw per waiting colour. Prefetching a few entries ahead overlaps the
-  // cache misses of independent samples, which is where a fused batch gains on small sets.
+  // Block-rule vertices enumerate each waiting colour's live in-edges (about 1 + K draws per block
+  // and colour, whatever the number of colours). Other entries with few colours (the common case
+  // when sets are small) hash each colour's edges 64 at a time (ic_live_mask, vectorised) and
+  // touch only live edges; entries shared by many colours read each edge once and draw per
+  // waiting colour. Prefetching a few entries ahead overlaps the cache misses of independent
+  // samples, which is where a fused batch gains on small sets.
   constexpr std::size_t prefetch_distance = 4;
   std::uint64_t edges = 0;
   const std::size_t size = frontier_.size();
@@ -89,12 +94,26 @@ std::uint64_t fused_rr_sampler::expand_ic() {
       const std::uint64_t ahead = view_.in_begin(frontier_[i + prefetch_distance]);
       __builtin_prefetch(view_.in_thresholds + ahead);
       __builtin_prefetch(view_.in_sources + ahead);
-      if (i + 2 * prefetch_distance < size) __builtin_prefetch(view_.in_offsets + frontier_[i + 2 * prefetch_distance]);
+      if (i + 2 * prefetch_distance < size) {
+        __builtin_prefetch(view_.in_offsets + frontier_[i + 2 * prefetch_distance]);
+        __builtin_prefetch(blocks_.vertex_class + frontier_[i + 2 * prefetch_distance]);
+      }
     }
     const std::uint32_t v = frontier_[i];
     const std::uint64_t* mask = &frontier_masks_[i * words_];
     const std::uint64_t begin = view_.in_begin(v), end = view_.in_end(v);
     edges += end - begin;
+    if (blocks_.vertex_class[v] != per_edge_class) {
+      // Stage 1 of 3 for block-rule vertices: the live (edge, colour) pairs, enumerated.
+      for (std::uint32_t w = 0; w < words_; ++w) {
+        for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
+          const auto colour = w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+          for_each_live_in_edge(keys_[colour], view_, blocks_, v,
+                                [&](std::uint64_t j) { live_pairs_.push_back({j, 0, colour}); });
+        }
+      }
+      continue;
+    }
     std::uint32_t waiting = 0;
     for (std::uint32_t w = 0; w < words_; ++w) waiting += static_cast<std::uint32_t>(std::popcount(mask[w]));
     if (waiting <= 8) {

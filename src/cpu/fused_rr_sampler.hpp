@@ -2,13 +2,16 @@
 // level-synchronous frontier through per-vertex colour bitmasks. A (vertex, colour) is marked
 // visited when it is discovered, so it enters a frontier at most once and each (edge, colour)
 // is drawn at most once (the digest's fix of Listing 1's double expansion). Each (edge, colour)
-// draw uses that colour's own sample key, so set c equals reference::rr_set(first_id + c).
+// draw uses that colour's own sample key, so set c equals reference::rr_set(first_id + c). Under
+// IC, a block-rule vertex (random/ic_block_rule.hpp) enumerates each waiting colour's live
+// in-edges; the other vertices hash their edges per colour or per edge.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "cpu/epoch_marker.hpp"
+#include "cpu/world_tables.hpp"
 #include "wildfire/graph/csr_graph.hpp"
 #include "wildfire/sampling/rr_sets.hpp"
 #include "wildfire/sampling/sampling_params.hpp"
@@ -18,9 +21,9 @@ namespace wildfire::cpu {
 class fused_rr_sampler {
  public:
   /// `colours`: samples per traversal, a multiple of 32 in [32, 1024].
-  /// `lt_cumulative` as for unfused_rr_sampler.
+  /// `tables` as for unfused_rr_sampler.
   fused_rr_sampler(const csr_graph& graph, const sampling_params& params, std::uint32_t colours,
-                   const std::vector<std::uint64_t>* lt_cumulative = nullptr);
+                   const world_tables* tables = nullptr);
 
   /// Appends the sets of samples [first_id, first_id + count) to `out` (count <= colours), each
   /// sorted ascending. Returns the in-edges examined (one per edge read, shared by its colours).
@@ -62,8 +65,9 @@ class fused_rr_sampler {
     std::uint32_t colour;
   };
   std::vector<live_pair> live_pairs_;  // IC: live (edge, colour) pairs of the current level
-  std::vector<std::uint64_t> own_cumulative_;
+  world_tables own_tables_;
   const std::uint64_t* lt_cumulative_ = nullptr;
+  ic_block_view blocks_;
 };
 
 }  // namespace wildfire::cpu

@@ -5,24 +5,27 @@
 #include <bit>
 
 #include "cpu/ic_live_scan.hpp"
-#include "cpu/lt_cumulative.hpp"
 #include "sampling/sample_roots.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/sampling/multi_round.hpp"
 
 namespace wildfire::cpu {
 
 unfused_rr_sampler::unfused_rr_sampler(const csr_graph& graph, const sampling_params& params,
-                                       const std::vector<std::uint64_t>* lt_cumulative)
+                                       const world_tables* tables)
     : view_(graph.view()), params_(params), visited_(graph.num_vertices) {
-  if (params.model == diffusion_model::lt) {
-    if (lt_cumulative == nullptr) own_cumulative_ = build_lt_cumulative(graph);
-    lt_cumulative_ = lt_cumulative != nullptr ? lt_cumulative->data() : own_cumulative_.data();
+  if (tables == nullptr) {
+    own_tables_ = build_world_tables(graph, params.model);
+    tables = &own_tables_;
   }
+  lt_cumulative_ = tables->lt_cumulative.data();
+  blocks_ = tables->ic_plan.view();
 }
 
 std::uint64_t unfused_rr_sampler::memory_bytes() const noexcept {
-  return visited_.memory_bytes() + (roots_.capacity() + queue_.capacity()) * sizeof(std::uint32_t);
+  return visited_.memory_bytes() + (roots_.capacity() + queue_.capacity()) * sizeof(std::uint32_t) +
+         own_tables_.memory_bytes();
 }
 
 std::uint64_t unfused_rr_sampler::traverse(std::uint64_t world_key) {
@@ -31,7 +34,14 @@ std::uint64_t unfused_rr_sampler::traverse(std::uint64_t world_key) {
     for (std::size_t head = 0; head < queue_.size(); ++head) {
       const std::uint32_t v = queue_[head];
       const std::uint64_t begin = view_.in_begin(v), end = view_.in_end(v);
-      edges += end - begin;
+      edges += end - begin;  // every in-edge's liveness is decided, whichever rule decides it
+      if (blocks_.vertex_class[v] != per_edge_class) {
+        for_each_live_in_edge(world_key, view_, blocks_, v, [&](std::uint64_t j) {
+          const std::uint32_t u = view_.in_sources[j];
+          if (visited_.test_and_set(u)) queue_.push_back(u);
+        });
+        continue;
+      }
       // Hash first, 64 edges at a time (vectorised), then touch only the live edges' sources:
       // under weighted cascade about one in-edge per vertex is live.
       for (std::uint64_t chunk = begin; chunk < end; chunk += 64) {

@@ -1,5 +1,6 @@
 // One reverse traversal per sample on the in-CSR (IMM's RR sampling, gIM digest section 1.6):
-// breadth-first over live in-edges under IC, backward walks under LT. Per-thread state with epoch
+// breadth-first over live in-edges under IC (block-rule vertices enumerate their live edges, the
+// others are hashed 64 edges at a time), backward walks under LT. Per-thread state with epoch
 // stamps, so a sample allocates nothing. Gives exactly reference::rr_set for every sample id.
 #pragma once
 
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "cpu/epoch_marker.hpp"
+#include "cpu/world_tables.hpp"
 #include "wildfire/graph/csr_graph.hpp"
 #include "wildfire/sampling/rr_sets.hpp"
 #include "wildfire/sampling/sampling_params.hpp"
@@ -15,10 +17,9 @@ namespace wildfire::cpu {
 
 class unfused_rr_sampler {
  public:
-  /// `lt_cumulative`: build_lt_cumulative(graph) shared by the caller's samplers (LT only); when
-  /// null, the sampler builds its own.
-  unfused_rr_sampler(const csr_graph& graph, const sampling_params& params,
-                     const std::vector<std::uint64_t>* lt_cumulative = nullptr);
+  /// `tables`: build_world_tables(graph, params.model), shared by the caller's samplers and
+  /// outliving this one; when null, the sampler builds its own.
+  unfused_rr_sampler(const csr_graph& graph, const sampling_params& params, const world_tables* tables = nullptr);
 
   /// Appends the sets of samples [first_id, first_id + count) to `out`, sorted ascending (members
   /// encoded round * n + vertex when params.rounds > 1). Returns the in-edges examined.
@@ -34,8 +35,9 @@ class unfused_rr_sampler {
   epoch_marker visited_;
   std::vector<std::uint32_t> roots_;
   std::vector<std::uint32_t> queue_;
-  std::vector<std::uint64_t> own_cumulative_;
+  world_tables own_tables_;
   const std::uint64_t* lt_cumulative_ = nullptr;
+  ic_block_view blocks_;
 };
 
 }  // namespace wildfire::cpu

@@ -1,8 +1,10 @@
-// Serial forward simulation on the out-CSR (breadth-first, per-world visited vector).
+// Serial forward simulation on the out-CSR (breadth-first, per-world visited vector). Under IC a
+// vertex's live in-edges are listed by its rule the first time an edge into it is read.
 #include "reference/monte_carlo.hpp"
 
 #include <algorithm>
 
+#include "reference/ic_live_edges.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/sampling/multi_round.hpp"
 
@@ -12,6 +14,16 @@ std::vector<std::uint32_t> forward_reach(const csr_graph& g, const sampling_para
                                          std::span<const std::uint32_t> seeds, std::uint32_t round) {
   const std::uint64_t key = round_sample_key(sample_key(params.seed, world), round);
   const graph_view view = g.view();
+  std::vector<bool> listed(g.num_vertices, false);  // IC: u's live in-edges are marked in ic_live
+  std::vector<bool> ic_live(g.num_edges, false);
+  const auto edge_live = [&](std::uint32_t u, std::uint64_t j) {
+    if (params.model == diffusion_model::lt) return lt_chosen_in_edge(key, view, u) == j;
+    if (!listed[u]) {
+      listed[u] = true;
+      for (const std::uint64_t live : ic_live_in_edges(g, key, u)) ic_live[live] = true;
+    }
+    return static_cast<bool>(ic_live[j]);
+  };
   std::vector<bool> active(g.num_vertices, false);
   std::vector<std::uint32_t> queue;
   for (const std::uint32_t s : seeds)
@@ -25,9 +37,7 @@ std::vector<std::uint32_t> forward_reach(const csr_graph& g, const sampling_para
       const std::uint32_t u = g.out_targets[i];
       const std::uint64_t j = g.out_edge_ids[i];
       if (active[u]) continue;
-      const bool live = params.model == diffusion_model::ic ? ic_edge_live(key, j, g.in_thresholds[j])
-                                                            : lt_chosen_in_edge(key, view, u) == j;
-      if (live) {
+      if (edge_live(u, j)) {
         active[u] = true;
         queue.push_back(u);
       }

@@ -13,8 +13,8 @@
 namespace wildfire::reference {
 
 /// Vertices activated in round `round` of world `world` by `seeds` (dense ids), sorted ascending.
-/// IC: edge j is live iff ic_edge_live; LT: u is activated through edge j iff
-/// lt_chosen_in_edge(u) == j.
+/// IC: edge j into u is live iff ic_live_in_edges(key, u) names it (the world of
+/// reference::rr_set); LT: u is activated through edge j iff lt_chosen_in_edge(u) == j.
 std::vector<std::uint32_t> forward_reach(const csr_graph& g, const sampling_params& params, std::uint64_t world,
                                          std::span<const std::uint32_t> seeds, std::uint32_t round = 0);
 

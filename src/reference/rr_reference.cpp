@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "reference/ic_live_edges.hpp"
 #include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
 #include "wildfire/sampling/multi_round.hpp"
@@ -36,9 +37,9 @@ std::vector<std::uint32_t> reverse_reachable(const csr_graph& g, diffusion_model
   if (model == diffusion_model::ic) {
     for (std::size_t head = 0; head < members.size(); ++head) {
       const std::uint32_t v = members[head];
-      for (std::uint64_t j = view.in_begin(v); j < view.in_end(v); ++j) {
+      for (const std::uint64_t j : ic_live_in_edges(g, key, v)) {
         const std::uint32_t u = view.in_sources[j];
-        if (!visited[u] && ic_edge_live(key, j, view.in_thresholds[j])) {
+        if (!visited[u]) {
           visited[u] = true;
           members.push_back(u);
         }

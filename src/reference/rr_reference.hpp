@@ -12,7 +12,8 @@
 namespace wildfire::reference {
 
 /// RR set number `sample_id`: every vertex that reaches one of the sample's roots in the sample's
-/// live-edge world (IC: breadth-first over live in-edges; LT: each root's backward walk until it
+/// live-edge world (IC: breadth-first over the live in-edges named by ic_live_in_edges, the
+/// per-edge or block rule of random/ic_block_rule.hpp; LT: each root's backward walk until it
 /// meets a visited vertex or a vertex that picks no in-edge). Sorted ascending. With
 /// params.rounds = T > 1: the union over rounds t of the round-t set (world
 /// round_sample_key(key, t), same roots), each member encoded t * n + vertex.

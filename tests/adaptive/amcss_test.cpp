@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "reference/exact_spread.hpp"
 #include "support/statistics.hpp"
 #include "support/tiny_graphs.hpp"
 #include "wildfire/adaptive/amcss.hpp"
@@ -15,7 +16,8 @@
 #include "wildfire/adaptive/realization.hpp"
 #include "wildfire/adaptive/round_bounds.hpp"
 #include "wildfire/error.hpp"
-#include "wildfire/random/live_edge_world.hpp"
+#include "wildfire/random/ic_block_rule.hpp"
+#include "wildfire/sampling/ic_block_plan.hpp"
 
 namespace wildfire::adaptive {
 namespace {
@@ -203,30 +205,59 @@ TEST(Realization, LtThresholdActivationProbabilityIsTheInWeight) {
 }
 
 TEST(Realization, IcUsesTheSharedEdgeRule) {
-  const csr_graph g = test::tiny_ic_graph();
-  for (std::uint64_t r = 0; r < 50; ++r) {
-    realization_diffusion world(g, diffusion_model::ic, 7, r);
-    const auto reached = world.activate(0);
-    // Replay: forward closure over edges live under ic_edge_live(sample_key(7, r), j, threshold).
-    std::vector<std::uint8_t> active(g.num_vertices, 0);
-    active[0] = 1;
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
-        for (std::uint64_t j = g.in_offsets[v]; j < g.in_offsets[v + 1]; ++j) {
-          if (active[g.in_sources[j]] && !active[v] && ic_edge_live(sample_key(7, r), j, g.in_thresholds[j])) {
-            active[v] = 1;
-            grew = true;
+  // Mixed in-probabilities (per-edge rule) and weighted cascade (block rule, random/ic_block_rule.hpp).
+  for (const csr_graph& g : {test::tiny_ic_graph(), test::tiny_uniform_in_graph()}) {
+    const ic_block_plan plan = make_ic_block_plan(g.view());
+    for (std::uint64_t r = 0; r < 200; ++r) {
+      // Odd realizations build their own plan, even ones share the test's.
+      realization_diffusion world(g, diffusion_model::ic, 7, r, r % 2 == 0 ? &plan : nullptr);
+      const auto reached = world.activate(0);
+      // Replay: forward closure over the edges that for_each_live_in_edge names in world
+      // sample_key(7, r), the live edges of RR sample r of a run seeded with 7.
+      std::vector<std::uint8_t> live(g.num_edges, 0);
+      for (std::uint32_t v = 0; v < g.num_vertices; ++v)
+        for_each_live_in_edge(sample_key(7, r), g.view(), plan.view(), v, [&](std::uint64_t j) { live[j] = 1; });
+      std::vector<std::uint8_t> active(g.num_vertices, 0);
+      active[0] = 1;
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
+          for (std::uint64_t j = g.in_offsets[v]; j < g.in_offsets[v + 1]; ++j) {
+            if (active[g.in_sources[j]] && !active[v] && live[j] != 0) {
+              active[v] = 1;
+              grew = true;
+            }
           }
         }
       }
+      std::uint64_t count = 0;
+      for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
+        EXPECT_EQ(world.is_active(v), active[v] != 0) << "realization " << r << " vertex " << v;
+        count += active[v];
+      }
+      EXPECT_EQ(reached.size(), count);
     }
-    std::uint64_t count = 0;
-    for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
-      EXPECT_EQ(world.is_active(v), active[v] != 0) << "realization " << r << " vertex " << v;
-      count += active[v];
+  }
+}
+
+TEST(Realization, IcActivationsMatchExactSpreadUnderTheBlockRule) {
+  // Verify: the mean number of vertices seed 6 activates over realizations is the exact spread of
+  // {6} (enumeration over live-edge worlds), within 5 standard errors, on uniform in-probabilities.
+  for (const double p : {0.0, 0.45}) {
+    const csr_graph g = test::tiny_uniform_in_graph(p);
+    const ic_block_plan plan = make_ic_block_plan(g.view());
+    constexpr std::uint64_t trials = 20000;
+    double sum = 0, squares = 0;
+    for (std::uint64_t r = 0; r < trials; ++r) {
+      realization_diffusion world(g, diffusion_model::ic, 3, r, &plan);
+      const auto reached = static_cast<double>(world.activate(6).size());
+      sum += reached;
+      squares += reached * reached;
     }
-    EXPECT_EQ(reached.size(), count);
+    const double mean = sum / trials;
+    const double se = std::sqrt((squares / trials - mean * mean) / (trials - 1));
+    const std::uint32_t seed[] = {6};
+    EXPECT_NEAR(mean, reference::exact_spread(g, diffusion_model::ic, seed), 5 * se + 1e-9) << "p " << p;
   }
 }
 

@@ -43,21 +43,34 @@ void expect_well_formed(const mrr_snapshot& s, const residual_graph& residual) {
   }
 }
 
-class MrrStoreModels : public ::testing::TestWithParam<diffusion_model> {};
+/// C(n, k) for the tiny pools below.
+double choose(std::uint32_t n, std::uint32_t k) {
+  double c = 1;
+  for (std::uint32_t i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
+  return c;
+}
+
+/// Tiny cases: the mixed IC and LT graphs and the uniform-in ones (the IC block rule); the
+/// random-graph tests use weighted cascade or the case's uniform p.
+class MrrStoreModels : public ::testing::TestWithParam<test::tiny_case> {
+ protected:
+  diffusion_model model() const { return GetParam().model; }
+  double random_graph_p() const { return std::max(GetParam().uniform_p, 0.0); }
+};
 
 TEST_P(MrrStoreModels, FreshSetsEqualReferenceWhenNothingIsRemoved) {
   // Prepare: a random graph, mean 2.5 roots, 600 sets (ids past the dynamic chunk size)
-  const csr_graph g = test::random_graph(200, 1200, 7);
+  const csr_graph g = test::random_graph(200, 1200, 7, random_graph_p());
   const std::vector<double> costs(g.num_vertices, 1.0);
   residual_graph residual(g);
-  auto store = make_cpu_mrr_store(g, GetParam(), costs, 99, 2);
+  auto store = make_cpu_mrr_store(g, model(), costs, 99, 2);
   // Run
   store->begin_round(residual, 2.5, 1);
   store->generate(600);
   // Verify: set s is reference::rr_set(s) with mean_roots 2.5, and the roots are rr_roots(s)
   const mrr_snapshot snap = store->snapshot();
   sampling_params params;
-  params.model = GetParam();
+  params.model = model();
   params.seed = 99;
   params.mean_roots = 2.5;
   for (std::uint64_t s = 0; s < 600; ++s) {
@@ -70,14 +83,14 @@ TEST_P(MrrStoreModels, FreshSetsEqualReferenceWhenNothingIsRemoved) {
 }
 
 TEST_P(MrrStoreModels, InclusionMatchesExactEnumerationOnResidualGraph) {
-  // Prepare: the tiny graph with vertex 3 removed, mean 1.6 roots over the 5 remaining vertices
-  const csr_graph g = GetParam() == diffusion_model::ic ? test::tiny_ic_graph() : test::tiny_lt_graph();
+  // Prepare: the tiny graph with vertex 3 removed, mean 1.6 roots over the remaining vertices
+  const csr_graph g = GetParam().graph();
   const std::vector<double> costs(g.num_vertices, 1.0);
   residual_graph residual(g);
   const std::uint32_t removed[] = {3};
   residual.remove(removed);
   constexpr std::uint64_t num_sets = 40000;
-  auto store = make_cpu_mrr_store(g, GetParam(), costs, 5, 2);
+  auto store = make_cpu_mrr_store(g, model(), costs, 5, 2);
   // Run
   store->begin_round(residual, 1.6, 1);
   store->generate(num_sets);
@@ -86,7 +99,7 @@ TEST_P(MrrStoreModels, InclusionMatchesExactEnumerationOnResidualGraph) {
   expect_well_formed(snap, residual);
   std::map<std::uint32_t, std::uint64_t> seen;
   for (std::uint64_t s = 0; s < num_sets; ++s) ++seen[mask_of(snap.members[s])];
-  const auto exact = test::exact_mrr_distribution(g, GetParam(), 1U << 3, 1.6);
+  const auto exact = test::exact_mrr_distribution(g, model(), 1U << 3, 1.6);
   for (const auto& [mask, count] : seen) EXPECT_TRUE(exact.count(mask)) << "impossible set " << mask;
   for (const auto& [mask, p] : exact) {
     const double freq = static_cast<double>(seen[mask]) / num_sets;
@@ -96,12 +109,12 @@ TEST_P(MrrStoreModels, InclusionMatchesExactEnumerationOnResidualGraph) {
 
 TEST_P(MrrStoreModels, UpdatedSetsAreDistributedAsFreshOnesOnTheResidualGraph) {
   // The heart of MERIT's unbiasedness claim (Lemmas 3.3, 3.4, 3.6). Prepare: round 1 on the whole
-  // tiny graph with 2 roots; vertices {1, 5} become active; round 2 has 4 vertices and 2.5 roots.
-  const csr_graph g = GetParam() == diffusion_model::ic ? test::tiny_ic_graph() : test::tiny_lt_graph();
+  // tiny graph with 2 roots; vertices {1, 5} become active; round 2 has n - 2 vertices and 2.5 roots.
+  const csr_graph g = GetParam().graph();
   const std::vector<double> costs(g.num_vertices, 1.0);
   residual_graph residual(g);
   constexpr std::uint64_t num_sets = 40000;
-  auto store = make_cpu_mrr_store(g, GetParam(), costs, 11, 2);
+  auto store = make_cpu_mrr_store(g, model(), costs, 11, 2);
   store->begin_round(residual, 2.0, 1);
   store->generate(num_sets);
   const std::uint32_t activated[] = {1, 5};
@@ -121,23 +134,24 @@ TEST_P(MrrStoreModels, UpdatedSetsAreDistributedAsFreshOnesOnTheResidualGraph) {
     ++seen[mask_of(snap.members[s])];
     ++root_sets[mask_of(snap.roots[s])];
   }
-  const auto exact = test::exact_mrr_distribution(g, GetParam(), (1U << 1) | (1U << 5), 2.5);
+  const auto exact = test::exact_mrr_distribution(g, model(), (1U << 1) | (1U << 5), 2.5);
   for (const auto& [mask, count] : seen) EXPECT_TRUE(exact.count(mask)) << "impossible set " << mask;
   for (const auto& [mask, p] : exact) {
     const double freq = static_cast<double>(seen[mask]) / num_sets;
     EXPECT_NEAR(freq, p, test::binomial_tolerance(p, num_sets)) << "set content " << mask;
   }
-  // Roots: 2 of 4 with probability 1/2 (6 subsets), 3 of 4 with probability 1/2 (4 subsets).
+  // Roots: 2 of the pool with probability 1/2, 3 with probability 1/2, each subset uniform.
+  const std::uint32_t pool = residual.num_remaining();
   for (const auto& [mask, count] : root_sets) {
-    const int size = __builtin_popcount(mask);
+    const auto size = static_cast<std::uint32_t>(__builtin_popcount(mask));
     ASSERT_TRUE(size == 2 || size == 3) << mask;
-    const double p = size == 2 ? 0.5 / 6 : 0.5 / 4;
+    const double p = 0.5 / choose(pool, size);
     EXPECT_NEAR(static_cast<double>(count) / num_sets, p, test::binomial_tolerance(p, num_sets)) << "roots " << mask;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, MrrStoreModels, ::testing::Values(diffusion_model::ic, diffusion_model::lt),
-                         [](const auto& param_info) { return param_info.param == diffusion_model::ic ? "IC" : "LT"; });
+INSTANTIATE_TEST_SUITE_P(Graphs, MrrStoreModels, ::testing::ValuesIn(test::tiny_cases()),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
 
 TEST(MrrStore, RegeneratingPollutedSetsIsBiasedNegativeControl) {
   // Example 3.5: discarding polluted sets and drawing their roots afresh biases the root sets.
@@ -225,18 +239,27 @@ TEST(MrrStore, CoverageCountsStayExactThroughSelectDiscoverAndUpdate) {
   }
 }
 
-TEST(MrrStore, ResultDoesNotDependOnThreadCount) {
-  const csr_graph g = test::random_graph(300, 2000, 5);
+TEST_P(MrrStoreModels, ResultDoesNotDependOnThreadCount) {
+  // Fresh sets, then a round of updates (extension and repair) after some vertices are removed.
+  const csr_graph g = test::random_graph(300, 2000, 5, random_graph_p());
   const std::vector<double> costs(g.num_vertices, 1.0);
   residual_graph residual(g);
-  auto one = make_cpu_mrr_store(g, diffusion_model::lt, costs, 8, 1);
-  auto two = make_cpu_mrr_store(g, diffusion_model::lt, costs, 8, 2);
+  auto one = make_cpu_mrr_store(g, model(), costs, 8, 1);
+  auto two = make_cpu_mrr_store(g, model(), costs, 8, 2);
   for (auto* store : {one.get(), two.get()}) {
     store->begin_round(residual, 3.0, 1);
     store->generate(700);
   }
   EXPECT_EQ(one->snapshot().members.members, two->snapshot().members.members);
   EXPECT_EQ(one->select(5).seeds, two->select(5).seeds);
+  const std::uint32_t activated[] = {0, 10, 20, 30};
+  residual.remove(activated);
+  for (auto* store : {one.get(), two.get()}) {
+    store->discover(activated);
+    store->begin_round(residual, 4.0, 2);
+    store->update();
+  }
+  EXPECT_EQ(one->snapshot().members.members, two->snapshot().members.members);
 }
 
 TEST(MrrStore, TruncateKeepsCountsExact) {

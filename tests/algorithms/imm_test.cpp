@@ -119,11 +119,13 @@ TEST(Imm, ReuseKeepsEstimationSets) {
 }
 
 TEST(Imm, TinyGraphSeedsMeetTheGuaranteeAgainstExactOptimum) {
-  for (const auto model : {diffusion_model::ic, diffusion_model::lt}) {
-    const auto g = model == diffusion_model::ic ? test::tiny_ic_graph() : test::tiny_lt_graph();
+  // Every tiny case: mixed in-probabilities (IC per-edge rule, LT) and uniform ones (IC block rule).
+  for (const test::tiny_case& tiny : test::tiny_cases()) {
+    const diffusion_model model = tiny.model;
+    const auto g = tiny.graph();
     double optimum = 0;
-    for (std::uint32_t a = 0; a < 6; ++a)
-      for (std::uint32_t b = a + 1; b < 6; ++b) {
+    for (std::uint32_t a = 0; a < g.num_vertices; ++a)
+      for (std::uint32_t b = a + 1; b < g.num_vertices; ++b) {
         const std::uint32_t pair[] = {a, b};
         optimum = std::max(optimum, reference::exact_spread(g, model, pair));
       }
@@ -135,7 +137,7 @@ TEST(Imm, TinyGraphSeedsMeetTheGuaranteeAgainstExactOptimum) {
     options.epsilon = 0.1;
     const auto result = run_imm(*collection, g.num_vertices, options);
     const double spread = reference::exact_spread(g, model, result.selection.seeds);
-    EXPECT_GE(spread, (1 - std::exp(-1.0) - 0.1) * optimum) << to_string(model);
+    EXPECT_GE(spread, (1 - std::exp(-1.0) - 0.1) * optimum) << tiny.name;
     EXPECT_NEAR(result.estimated_spread, spread, 5 * result.estimated_spread_stderr + 0.02 * spread);
 
     auto r1 = make_rr_collection(cpu_config(2), g, params);

@@ -1,6 +1,6 @@
 // The CPU RR samplers (unfused and fused) against the serial reference, bit for bit, for every
 // model, root count, round count, colour count and thread count; and against exact inclusion
-// probabilities on tiny graphs.
+// probabilities on tiny graphs (mixed in-probabilities and uniform ones, so both IC rules).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -81,7 +81,9 @@ INSTANTIATE_TEST_SUITE_P(Cases, CpuSamplers,
                                            sampler_case{diffusion_model::ic, 3.5, 1, 0.05},
                                            sampler_case{diffusion_model::lt, 4.2, 1, 0.0},
                                            sampler_case{diffusion_model::ic, 1.0, 3, 0.1},
-                                           sampler_case{diffusion_model::lt, 2.0, 2, 0.0}),
+                                           sampler_case{diffusion_model::lt, 2.0, 2, 0.0},
+                                           sampler_case{diffusion_model::ic, 2.5, 1, 0.0},
+                                           sampler_case{diffusion_model::ic, 1.0, 2, 0.3}),
                          [](const auto& param_info) { return case_name(param_info.param); });
 
 TEST(CpuSamplers, GenerateAppendsInIdOrder) {
@@ -114,13 +116,14 @@ TEST(CpuSamplers, RejectsBadColourCounts) {
   }
 }
 
-class TinyGraphSampling : public ::testing::TestWithParam<std::tuple<diffusion_model, traversal_kind, double>> {};
+class TinyGraphSampling : public ::testing::TestWithParam<std::tuple<test::tiny_case, traversal_kind, double>> {};
 
 TEST_P(TinyGraphSampling, FrequenciesMatchExactInclusion) {
   // Verify: each vertex's frequency in the CPU sets is within 5 binomial standard errors of the
   // exact probability from enumerating every live-edge world (single root: per root).
-  const auto [model, traversal, mean_roots] = GetParam();
-  const auto g = model == diffusion_model::ic ? test::tiny_ic_graph() : test::tiny_lt_graph();
+  const auto [tiny, traversal, mean_roots] = GetParam();
+  const diffusion_model model = tiny.model;
+  const auto g = tiny.graph();
   sampling_params params;
   params.model = model;
   params.seed = 31337;
@@ -153,11 +156,11 @@ TEST_P(TinyGraphSampling, FrequenciesMatchExactInclusion) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, TinyGraphSampling,
-                         ::testing::Combine(::testing::Values(diffusion_model::ic, diffusion_model::lt),
+                         ::testing::Combine(::testing::ValuesIn(test::tiny_cases()),
                                             ::testing::Values(traversal_kind::unfused, traversal_kind::fused),
                                             ::testing::Values(1.0, 2.5)),
                          [](const auto& param_info) {
-                           return std::string(to_string(std::get<0>(param_info.param))) + "_" +
+                           return std::string(std::get<0>(param_info.param).name) + "_" +
                                   to_string(std::get<1>(param_info.param)) + "_roots" +
                                   std::to_string(static_cast<int>(std::get<2>(param_info.param) * 10));
                          });

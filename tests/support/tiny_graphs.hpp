@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "wildfire/diffusion_model.hpp"
 #include "wildfire/graph/csr_graph.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
 
@@ -37,6 +38,42 @@ inline csr_graph tiny_lt_graph() {
   return graph_from_probabilities(6, {{0, 1, 0.3}, {1, 2, 0.4}, {2, 0, 0.5}, {1, 3, 0.3}, {3, 4, 0.5},
                                       {4, 1, 0.2}, {2, 4, 0.5}, {0, 1, 0.25}, {4, 5, 0.6}, {5, 3, 0.6},
                                       {3, 5, 0.4}, {5, 2, 0.35}});
+}
+
+/// The block-rule shape (random/ic_block_rule.hpp): 7 vertices, 15 edges, every vertex's in-edges
+/// of one probability. In-degrees 2, 3, 3, 4, 1, 2, 0 (vertices 0..6); cycles 0->1->0, 1->2->1 and
+/// 2->3->4->2, a parallel pair 4->2, and the source 6. `p` = 0: weighted cascade (1 / in-degree,
+/// so vertex 4's single edge is always live and the others form one block each); else uniform p
+/// (p = 0.45 gives blocks of 2: vertex 3 has two full blocks, vertices 1 and 2 a block and a tail).
+inline csr_graph tiny_uniform_in_graph(double p = 0.0) {
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs = {
+      {1, 0}, {2, 0}, {0, 1}, {2, 1}, {3, 1}, {1, 2}, {4, 2}, {4, 2},
+      {2, 3}, {5, 3}, {6, 3}, {0, 3}, {3, 4}, {4, 5}, {6, 5}};
+  std::vector<std::uint32_t> in_degree(7, 0);
+  for (const auto& [u, v] : pairs) ++in_degree[v];
+  std::vector<probability_edge> edges;
+  for (const auto& [u, v] : pairs) edges.push_back({u, v, p > 0 ? p : 1.0 / in_degree[v]});
+  return graph_from_probabilities(7, edges);
+}
+
+/// A tiny graph and the model its worlds are enumerated under.
+struct tiny_case {
+  const char* name;
+  diffusion_model model;
+  double uniform_p;  // < 0: tiny_ic_graph / tiny_lt_graph (mixed); else tiny_uniform_in_graph(uniform_p)
+
+  csr_graph graph() const {
+    if (uniform_p >= 0) return tiny_uniform_in_graph(uniform_p);
+    return model == diffusion_model::ic ? tiny_ic_graph() : tiny_lt_graph();
+  }
+};
+
+/// Every tiny case: IC per-edge rule, LT, IC block rule under weighted cascade and uniform p.
+inline std::vector<tiny_case> tiny_cases() {
+  return {{"ic_mixed", diffusion_model::ic, -1.0},
+          {"lt_mixed", diffusion_model::lt, -1.0},
+          {"ic_weighted_cascade", diffusion_model::ic, 0.0},
+          {"ic_uniform", diffusion_model::ic, 0.45}};
 }
 
 /// Seeded random directed graph with `m` edges (self-loops skipped, parallel edges kept).
