@@ -2,6 +2,7 @@
 #include "cuda/device_graph.hpp"
 
 #include <chrono>
+#include <type_traits>
 #include <vector>
 
 #include "wildfire/sampling/ic_block_plan.hpp"
@@ -9,8 +10,10 @@
 namespace wildfire::cuda {
 namespace {
 
-template <class T>
-device_buffer<T> upload(const std::vector<T>& host, memory_budget& budget, cudaStream_t stream, const char* what) {
+/// Any contiguous host array with data() and size() (std::vector, the graph's mapped arrays).
+template <class Array>
+auto upload(const Array& host, memory_budget& budget, cudaStream_t stream, const char* what) {
+  using T = std::remove_cv_t<std::remove_pointer_t<decltype(host.data())>>;
   device_buffer<T> buffer(budget, host.size(), what);
   if (!host.empty()) {
     WF_CUDA_CHECK(cudaMemcpyAsync(buffer.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));

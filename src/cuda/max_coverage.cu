@@ -120,14 +120,22 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   // Counts never exceed the number of sets, so the sort needs only that many low bits.
   const int end_bit = std::max(1, static_cast<int>(std::bit_width(store.num_sets())));
   std::size_t sort_bytes = 0;
-  if (bound) {
+  const bool small = n_ <= kernels::top_k_small_limit;
+  if (bound && !small) {
     WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, sort_bytes, counts_.data(), sorted_counts_.data(),
                                                            static_cast<std::int64_t>(n_), 0, end_bit, stream_));
     grow_buffer(scratch_, *budget_, std::max<std::size_t>(sort_bytes, 1), 0, stream_, "CUB radix-sort scratch");
   }
-  // OPIM-C's bound at step i needs the k largest marginals: a descending radix sort of the counts.
+  // OPIM-C's bound at step i needs the sum of the k largest marginals: a one-block radix select
+  // on small universes, else a descending radix sort of the counts and a prefix sum.
   auto top_k_sum = [&](unsigned long long* out) {
     if (n_ == 0 || !bound) return;
+    if (small) {
+      kernels::top_k_sum_small<<<1, kernels::top_k_threads, 0, stream_>>>(counts_.data(), n_,
+                                                                           static_cast<std::uint32_t>(top), end_bit, out);
+      WF_CUDA_CHECK(cudaGetLastError());
+      return;
+    }
     std::size_t bytes = sort_bytes;
     WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), bytes, counts_.data(), sorted_counts_.data(),
                                                            static_cast<std::int64_t>(n_), 0, end_bit, stream_));

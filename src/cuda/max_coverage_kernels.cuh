@@ -97,6 +97,76 @@ __global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, un
   if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(sum, mine);
 }
 
+/// Threads of top_k_sum_small (one block).
+inline constexpr unsigned top_k_threads = 1024;
+/// Universes up to this size take top_k_sum_small; larger ones a CUB radix sort (one block's
+/// passes over n counts would cost more than the sort's few device-wide kernels).
+inline constexpr std::uint32_t top_k_small_limit = 1U << 17;
+
+/// *sum = the sum of the k largest of counts[0 .. n) (1 <= k <= n, every count < 2^bits), in one
+/// block: a radix select over 8-bit digits from the top narrows the k-th largest value T (a
+/// shared histogram per digit, its increments aggregated per warp by __match_any_sync); a last
+/// pass adds the counts above T and T once for each of the top k that equal it. Replaces a full
+/// sort per greedy step for the OPIM-C bound on small universes.
+__global__ void __launch_bounds__(top_k_threads) top_k_sum_small(const std::uint32_t* counts, std::uint32_t n,
+                                                                 std::uint32_t k, int bits, unsigned long long* sum) {
+  __shared__ unsigned histogram[256];
+  __shared__ std::uint32_t chosen_digit;
+  __shared__ std::uint32_t remaining;  // of the top k, those not yet known to lie above the prefix
+  __shared__ unsigned long long partial[top_k_threads / 32];
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint32_t warp_base = threadIdx.x - lane;  // warp-uniform: __match_any_sync needs every lane
+  if (threadIdx.x == 0) remaining = k;
+  std::uint32_t prefix = 0;  // the digits of T fixed so far
+  std::uint32_t mask = 0;
+  for (int shift = (bits + 7) / 8 * 8 - 8; shift >= 0; shift -= 8) {
+    for (unsigned d = threadIdx.x; d < 256; d += blockDim.x) histogram[d] = 0;
+    __syncthreads();
+    for (std::uint32_t base = warp_base; base < n; base += blockDim.x) {
+      const std::uint32_t i = base + lane;
+      unsigned digit = 256;  // outside the range still narrowed
+      if (i < n) {
+        const std::uint32_t x = counts[i];
+        if ((x & mask) == prefix) digit = (x >> shift) & 255U;
+      }
+      const unsigned peers = __match_any_sync(0xffffffffU, digit);
+      if (digit < 256 && lane == static_cast<unsigned>(__ffs(static_cast<int>(peers)) - 1)) {
+        atomicAdd(histogram + digit, static_cast<unsigned>(__popc(peers)));
+      }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      // The counts in range number at least `remaining`: walk down to the digit holding T.
+      std::uint32_t left = remaining;
+      unsigned d = 255;
+      while (d > 0 && histogram[d] < left) {
+        left -= histogram[d];
+        --d;
+      }
+      remaining = left;
+      chosen_digit = d;
+    }
+    __syncthreads();
+    prefix |= chosen_digit << shift;
+    mask |= 255U << shift;
+    __syncthreads();  // every thread has read chosen_digit before thread 0 writes it again
+  }
+  // prefix == T, and `remaining` of the top k equal T; the others are the counts above T.
+  unsigned long long mine = 0;
+  for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+    const std::uint32_t x = counts[i];
+    if (x > prefix) mine += x;
+  }
+  for (unsigned delta = 16; delta > 0; delta >>= 1) mine += __shfl_down_sync(0xffffffffU, mine, delta);
+  if (lane == 0) partial[threadIdx.x >> 5] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long total = static_cast<unsigned long long>(remaining) * prefix;
+    for (unsigned w = 0; w < blockDim.x / 32; ++w) total += partial[w];
+    *sum = total;
+  }
+}
+
 /// Warp per set: counts the sets holding at least one marked vertex.
 __global__ void count_covered_sets(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t num_sets,
                                    const std::uint8_t* is_seed, unsigned long long* covered) {

@@ -186,6 +186,30 @@ TEST(CudaRrCollection, GreedyEqualsCpuGreedy) {
   EXPECT_EQ(got.marginal_coverage, want.marginal_coverage);
 }
 
+// The OPIM-C bound's top-k sum takes a one-block radix select up to 2^17 elements (the test
+// above) and a CUB sort beyond: this universe of 140,000 takes the sort.
+TEST(CudaRrCollection, GreedyEqualsCpuGreedyOnALargeUniverse) {
+  if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = hub_graph(140000, false);
+  sampling_params params;
+  params.seed = 8;
+  backend_config config;
+  config.device = device_kind::gpu;
+  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  gpu->generate(0, 6000);
+  const rr_sets sets = gpu->copy_sets(0, gpu->size());
+  for (std::uint32_t k : {1U, 50U}) {
+    max_coverage_options options;
+    options.k = k;
+    options.universe = g.num_vertices;
+    const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
+    const coverage_selection got = gpu->select(k);
+    EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
+    EXPECT_EQ(got.covered, want.covered) << "k = " << k;
+    EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << "k = " << k;
+  }
+}
+
 TEST(CudaRrCollection, TooSmallBudgetIsAResourceError) {
   if (skip_without_gpu()) GTEST_SKIP() << "no CUDA GPU";
   const csr_graph g = hub_graph(3000, false);
