@@ -86,14 +86,14 @@ for big in lj orkut; do
 done
 
 # Sanitizers, after the IMM tables: the block-rule kernels (warp, fused light and heavy,
-# multi-round, forward) at sanitizer size, then the greedy, the simulator's error cases and the
-# multi-round retry path. A skipped run (no time left) reports exit 1 and no summary.
+# multi-round, forward) at sanitizer size (racecheck also on the greedy's shared-memory top-k),
+# then the greedy, the simulator's error cases and the multi-round retry path. A skipped run (no time left) reports exit 1 and no summary.
 echo "== compute-sanitizer ($(elapsed) s)"
 have_time $((budget - 60)) && timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
   --gtest_filter='CudaBlockRule.*' > "$out/sanitizer_memcheck_block_rule.log" 2>&1
 echo "memcheck (block rule) exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED|SKIPPED" "$out/sanitizer_memcheck_block_rule.log" | head -5
 have_time $((budget - 40)) && timeout 30 compute-sanitizer --tool racecheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
-  --gtest_filter='CudaBlockRule.*' > "$out/sanitizer_racecheck_block_rule.log" 2>&1
+  --gtest_filter='CudaBlockRule.*:CudaRrCollection.GreedyEqualsCpuGreedy' > "$out/sanitizer_racecheck_block_rule.log" 2>&1
 echo "racecheck (block rule) exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer_racecheck_block_rule.log" | head -5
 filter='CudaRrCollection.GreedyEqualsCpuGreedy:CudaSpreadSimulator.RejectsBadInput:CudaMultiRound.WholeGraphRoundsTakeTheRetryPath'
 have_time $((budget - 40)) && timeout 30 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
