@@ -119,7 +119,10 @@ void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double ex
   WF_CUDA_CHECK(cudaMemsetAsync(staged.set_size.data() + count, 0, sizeof(std::uint64_t), stream_));
   WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(counters), stream_));
 
-  launch(first_id, nullptr, static_cast<std::uint32_t>(count), false, staged);
+  // When the mean set so far outgrows a warp's room (the dense regime), most of the work would be
+  // in sets that overflow and are sampled again: give every warp room for n members at once.
+  const bool big_first = expected_size > static_cast<double>(kernels::shared_members_per_warp + stage_capacity_);
+  launch(first_id, nullptr, static_cast<std::uint32_t>(count), big_first, staged);
   while (host_counters_->num_deferred > 0) {
     ++retries_;
     const counters seen = *host_counters_;
@@ -136,7 +139,7 @@ void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double ex
                                   cudaMemcpyDeviceToDevice, stream_));
     // Keep the arena tail and the examined-edge count; restart the work counter and the flags.
     WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned), stream_));
-    launch(first_id, retry_items_.data(), redo, (seen.flags & kernels::flag_stage_overflow) != 0, staged);
+    launch(first_id, retry_items_.data(), redo, big_first || (seen.flags & kernels::flag_stage_overflow) != 0, staged);
   }
   staged.arena_used = host_counters_->arena_tail;
   edges_examined_ += host_counters_->edges_examined;

@@ -28,7 +28,8 @@ class warp_sampler {
   warp_sampler& operator=(const warp_sampler&) = delete;
 
   /// Samples ids first_id .. first_id + count - 1 into `staged` (batch-local index i holds id
-  /// first_id + i). `expected_size` sizes the arena. Blocks until the batch is complete.
+  /// first_id + i). `expected_size` sizes the arena; when it exceeds a warp's room for members,
+  /// every warp gets room for a whole set from the start. Blocks until the batch is complete.
   void sample(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged);
 
   std::uint64_t edges_examined() const noexcept { return edges_examined_; }
