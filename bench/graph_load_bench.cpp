@@ -313,8 +313,9 @@ int main(int argc, char** argv) {
   fmt::print("\nparse: parse_edge_list on the uncompressed bytes in memory; text load: load_graph on the "
              "uncompressed file (read, parse, relabel, CSR in both directions, weights); MB/CPU-s: parse MB per "
              "CPU-second of all threads (robust on a shared machine); gzip load: the same "
-             "from the .gz; .wfg load: load_graph on the binary file (reads, checksum, CSR checks). Peak RSS "
-             "is that of the child process doing the load.\n");
+             "from the .gz; .wfg load: load_graph on the binary file (mapped, one pass of checksum and CSR "
+             "checks; the arrays view the mapping). Every load is timed until the graph is usable (freeing it is "
+             "not counted). Peak RSS is that of the child process doing the load (a mapped file's pages count).\n");
   if (!markdown_path.empty()) std::ofstream(markdown_path) << table;
   return 0;
 }

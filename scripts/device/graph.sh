@@ -2,7 +2,7 @@
 # Graph-loading benchmark (issue 2) on the device machine (16 cores, no network), run from the
 # repository root with $OUT set: text parse MB/s on 2 threads, full text load, gzip load, .wfg
 # load and speed-up, peak memory, for the shared data sets and a synthetic 50M-edge list.
-# Writes the log and the markdown table under $OUT/graph/. At most ~4 minutes.
+# Writes the logs and markdown tables under $OUT/graph/. At most ~4.5 minutes.
 set -u
 out="$OUT/graph"
 mkdir -p "$out"
@@ -19,6 +19,14 @@ cmake --build $build -j "$(nproc)" --target graph_load_bench >"$out/build.log" 2
 
 scratch=$(mktemp -d /tmp/wf_graph_bench_XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
+
+# soc-Epinions1 alone first, best of many repeats: its loads take milliseconds, where two
+# repeats are at the mercy of a single slow run (the 10x .wfg target is judged on this one).
+echo "== graph_load_bench, 2 threads, soc-Epinions1, best of 40 ($(elapsed) s)"
+timeout 60 $build/bench/graph_load_bench --data "$data" --scratch "$scratch" --threads 2 --repeat 40 \
+  --only soc-Epinions1 --synthetic-edges 0 --markdown "$out/graph_load_epinions_2threads.md" 2>&1 |
+  tee "$out/graph_load_epinions_2threads.log"
+echo "exit ${PIPESTATUS[0]}"
 
 echo "== graph_load_bench, 2 threads, 50M-edge synthetic ($(elapsed) s)"
 timeout 200 $build/bench/graph_load_bench --data "$data" --scratch "$scratch" --threads 2 --repeat 2 \

@@ -1,9 +1,9 @@
 // .wfg reader and writer. Layout (little-endian, every array 8-byte aligned, zero padding):
 //   header (96 bytes) | weight-model text | in_offsets | in_sources | in_thresholds | out_offsets |
 //   out_targets | out_edge_ids | original_ids | checksum of all previous bytes (u64) | "WFG_END\0"
-// Reading: one pass over the file, one task per array in parallel: each block is read into a
-// cache-sized buffer, appended to the reserved (never zero-filled) vector, then hashed and checked
-// (offsets non-decreasing, indices in range) while still in cache (docs/formats.md).
+// Reading maps the file privately (mapped_file) and the graph's arrays view the mapping: nothing
+// is copied. One parallel pass over 4 MiB pieces populates the pages, hashes them and checks the
+// CSR rules (offsets non-decreasing, indices in range) block by block while in cache.
 #include "wildfire/graph/binary_format.hpp"
 
 #include <fcntl.h>
@@ -16,12 +16,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <exception>
-#include <functional>
 #include <memory>
-#include <type_traits>
 
 #include "wildfire/error.hpp"
+#include "wildfire/util/mapped_file.hpp"
 
 namespace wildfire {
 namespace {
@@ -53,7 +51,7 @@ constexpr std::uint64_t padded(std::uint64_t bytes) noexcept { return (bytes + 7
 
 /// One piece of the file in order: where it lives in memory and how long it is (padding follows).
 struct segment {
-  void* data;
+  const void* data;
   std::uint64_t bytes;
 };
 
@@ -168,7 +166,7 @@ std::uint64_t segments_checksum(const std::vector<segment>& segments) {
 }
 
 template <class T>
-segment segment_of(std::vector<T>& v) {
+segment segment_of(const mapped_vector<T>& v) {
   return {v.data(), v.size() * sizeof(T)};
 }
 
@@ -220,80 +218,45 @@ struct array_rule {
   }
 };
 
-/// What loading one array found: the hashes of its checksum pieces in file order (its padding
-/// last), and whether its bytes could be read, its padding was zero and its rule held.
-struct array_outcome {
-  std::vector<std::uint64_t> piece_hashes;
-  bool read_ok = true;
-  bool padding_zero = true;
-  bool valid = true;
+/// One checksum piece of an array in the mapped file, the unit of parallel work when reading.
+struct piece_task {
+  std::uint64_t offset;  // in the file
+  std::uint64_t bytes;
+  std::size_t array;     // index into the array table
+  std::size_t slot;      // position of its hash in the chain
 };
 
-constexpr std::uint64_t bounce_bytes = 1 << 18;  // per thread; fits L2, multiple of 32 and of 8
+/// One array of the file: where it lies, its element size and the rule it must satisfy.
+struct array_entry {
+  std::uint64_t offset = 0;
+  std::uint64_t count = 0;
+  std::uint32_t element_bytes = 8;
+  array_rule<std::uint64_t> rule64;
+  array_rule<std::uint32_t> rule32;
+};
 
-/// Reserves room for `count` elements without initialising them, first advising transparent huge
-/// pages and populating the pages: filling fresh memory costs mostly page faults, and 2 MiB pages
-/// take 512 times fewer. Advice only: failures are harmless.
-template <class T>
-void reserve_for_bulk_read(std::vector<T>& v, std::uint64_t count) {
-  v.clear();
-  v.reserve(count);
-  const std::uint64_t bytes = count * sizeof(T);
-  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
-  if (bytes >= huge) {
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1), hi = (begin + bytes) & ~(huge - 1);
-    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-  }
-#ifdef MADV_POPULATE_WRITE
-  // One call maps every page instead of one fault per 4 KiB page (Linux 5.14+; else ignored).
-  constexpr std::uintptr_t page = 4096;
-  if (bytes >= 16 * page) {
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t lo = (begin + page - 1) & ~(page - 1), hi = (begin + bytes) & ~(page - 1);
-    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
-  }
-#endif
-}
+constexpr std::uint64_t check_block_bytes = 1 << 16;  // hashed, then checked while in L1/L2
 
-/// Loads the array of `count` elements at `offset` into `out` in one pass: each block is read
-/// into the (cache-sized) bounce buffer, appended to `out` (reserved, so never zero-filled or
-/// moved), then hashed and checked while it is still in cache. Memory traffic: the file's bytes
-/// are read once and the array written once.
-template <class T>
-array_outcome load_array(int fd, std::uint64_t offset, std::uint64_t count, std::vector<T>& out,
-                         const array_rule<T>& rule, unsigned char* bounce) {
-  array_outcome r;
-  reserve_for_bulk_read(out, count);
-  const std::uint64_t bytes = count * sizeof(T);
-  for (std::uint64_t piece_at = 0; piece_at < bytes; piece_at += checksum_piece) {
-    const std::uint64_t piece_end = std::min(bytes, piece_at + checksum_piece);
-    piece_hasher hasher;
-    for (std::uint64_t at = piece_at; at < piece_end; at += bounce_bytes) {
-      const std::uint64_t block = std::min(bounce_bytes, piece_end - at);
-      if (!read_at(fd, bounce, block, offset + at)) {
-        r.read_ok = false;
-        return r;
-      }
-      const std::size_t before = out.size();
-      const auto* first = reinterpret_cast<const T*>(bounce);
-      out.insert(out.end(), first, first + block / sizeof(T));
-      hasher.update(reinterpret_cast<const unsigned char*>(out.data() + before), block);
-      r.valid = rule.holds(out.data() + before, block / sizeof(T), before > 0 ? out.data() + before - 1 : nullptr) &&
-                r.valid;
+/// Hashes one piece and checks its elements against the array's rule, block by block so each
+/// block is read from memory once. `base` is the start of the mapped file.
+bool hash_and_check(const unsigned char* base, const array_entry& a, const piece_task& t, std::uint64_t& hash) {
+  piece_hasher hasher;
+  bool valid = true;
+  for (std::uint64_t at = 0; at < t.bytes; at += check_block_bytes) {
+    const std::uint64_t block = std::min(check_block_bytes, t.bytes - at);
+    const unsigned char* bytes = base + t.offset + at;
+    hasher.update(bytes, block);
+    const bool first_of_array = t.offset + at == a.offset;
+    if (a.element_bytes == 8) {
+      const auto* e = reinterpret_cast<const std::uint64_t*>(bytes);
+      valid = a.rule64.holds(e, block / 8, first_of_array ? nullptr : e - 1) && valid;
+    } else {
+      const auto* e = reinterpret_cast<const std::uint32_t*>(bytes);
+      valid = a.rule32.holds(e, block / 4, first_of_array ? nullptr : e - 1) && valid;
     }
-    r.piece_hashes.push_back(hasher.finish());
   }
-  if (const std::uint64_t pad = padded(bytes) - bytes; pad != 0) {
-    std::array<unsigned char, 8> zeros{}, got{};
-    if (!read_at(fd, got.data(), pad, offset + bytes)) {
-      r.read_ok = false;
-      return r;
-    }
-    r.padding_zero = got == zeros;
-    r.piece_hashes.push_back(padding_hash(bytes));
-  }
-  return r;
+  hash = hasher.finish();
+  return valid;
 }
 
 }  // namespace
@@ -322,15 +285,20 @@ void write_binary_graph(const csr_graph& graph, const std::string& path) {
   header.weight_model_bytes = model.size();
   header.file_bytes = expected_file_bytes(graph.num_vertices, graph.num_edges, model.size());
 
-  auto& g = const_cast<csr_graph&>(graph);  // segments only read through these pointers
-  std::string model_copy = model;
+  const csr_graph& g = graph;
   const std::vector<segment> segments = {
-      {&header, sizeof header},      {model_copy.data(), model_copy.size()}, segment_of(g.in_offsets),
-      segment_of(g.in_sources),      segment_of(g.in_thresholds),            segment_of(g.out_offsets),
-      segment_of(g.out_targets),     segment_of(g.out_edge_ids),             segment_of(g.original_ids)};
+      {&header, sizeof header},      {model.data(), model.size()},   segment_of(g.in_offsets),
+      segment_of(g.in_sources),      segment_of(g.in_thresholds),    segment_of(g.out_offsets),
+      segment_of(g.out_targets),     segment_of(g.out_edge_ids),     segment_of(g.original_ids)};
   const std::uint64_t checksum = segments_checksum(segments);
 
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
+  // A regular file (or a new one) is replaced by rename: a process that has the old file mapped
+  // (a loaded graph, possibly `graph` itself) keeps the old bytes instead of seeing them truncated.
+  // Anything else (a device, a pipe) is written in place.
+  struct stat st{};
+  const bool replace = ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+  const std::string written = replace ? path + ".tmp." + std::to_string(::getpid()) : path;
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(written.c_str(), "wb"), &std::fclose);
   if (!f) throw input_error(path, 0, std::string("cannot open for writing: ") + std::strerror(errno));
   static constexpr char zeros[8] = {};
   bool ok = true;
@@ -341,6 +309,12 @@ void write_binary_graph(const csr_graph& graph, const std::string& path) {
   }
   ok = ok && std::fwrite(&checksum, 8, 1, f.get()) == 1 && std::fwrite(end_magic.data(), 1, 8, f.get()) == 8;
   ok = std::fclose(f.release()) == 0 && ok;
+  ok = ok && (!replace || std::rename(written.c_str(), path.c_str()) == 0);
+  if (!ok) {
+    const int saved = errno;
+    if (replace) std::remove(written.c_str());
+    errno = saved;
+  }
   if (!ok) throw input_error(path, 0, std::string("write failed: ") + std::strerror(errno));
 }
 
@@ -375,90 +349,96 @@ csr_graph read_binary_graph(const std::string& path) {
   }
 
   const std::uint64_t n = header.num_vertices, m = header.num_edges;
+  // The whole file, mapped privately: the graph's arrays view it (no copy), and it lives as long
+  // as any of them.
+  const auto file = std::make_shared<mapped_file>(fd.get(), expected, path);
+  const unsigned char* base = file->data();
+  file->populate(0, std::min<std::uint64_t>(expected, 1 << 16));
+  std::array<char, 8> stored_end{};
+  std::uint64_t stored_checksum = 0;
+  std::memcpy(&stored_checksum, base + expected - trailer_bytes, 8);
+  std::memcpy(stored_end.data(), base + expected - 8, 8);
+  if (stored_end != end_magic) throw input_error(path, 0, "corrupt binary graph trailer");
+  const std::uint64_t model_bytes = header.weight_model_bytes;
+  std::string model(reinterpret_cast<const char*>(base) + sizeof header, model_bytes);
+
+  // The seven arrays in file order, then their checksum pieces: the chain of piece hashes runs
+  // header, model, its padding, then for each array its pieces and its padding.
+  using r32 = array_rule<std::uint32_t>;
+  using r64 = array_rule<std::uint64_t>;
+  std::array<array_entry, 7> arrays;
+  const std::array<std::uint64_t, 7> counts = {n + 1, m, m, n + 1, m, m, n};
+  const std::array<std::uint32_t, 7> element_bytes = {8, 4, 4, 8, 4, 8, 8};
+  arrays[0].rule64 = r64{r64::non_decreasing};
+  arrays[1].rule32 = r32{r32::below, n};
+  arrays[3].rule64 = r64{r64::non_decreasing};
+  arrays[4].rule32 = r32{r32::below, n};
+  arrays[5].rule64 = r64{r64::below, m};
+  std::vector<piece_task> tasks;
+  std::vector<std::uint64_t> chain_hashes;  // filled in place by the tasks
+  bool padding_zero = true;
+  auto add_padding = [&](std::uint64_t end, std::uint64_t bytes) {
+    const std::uint64_t pad = padded(bytes) - bytes;
+    if (pad == 0) return;
+    for (std::uint64_t i = 0; i < pad; ++i) padding_zero = padding_zero && base[end + i] == 0;
+    chain_hashes.push_back(padding_hash(bytes));
+  };
+  chain_hashes.push_back(piece_hash(base, sizeof header));
+  if (model_bytes > 0) {
+    chain_hashes.push_back(piece_hash(base + sizeof header, model_bytes));
+    add_padding(sizeof header + model_bytes, model_bytes);
+  }
+  std::uint64_t offset = sizeof header + padded(model_bytes);
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    auto& a = arrays[i];
+    a.offset = offset;
+    a.count = counts[i];
+    a.element_bytes = element_bytes[i];
+    const std::uint64_t bytes = a.count * a.element_bytes;
+    for (std::uint64_t at = 0; at < bytes; at += checksum_piece) {
+      tasks.push_back({offset + at, std::min(checksum_piece, bytes - at), i, chain_hashes.size()});
+      chain_hashes.push_back(0);
+    }
+    add_padding(offset + bytes, bytes);
+    offset += padded(bytes);
+  }
+
+  // Pieces in parallel, largest first (only the last piece of an array is shorter than 4 MiB).
+  std::vector<std::size_t> order(tasks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tasks[a].bytes > tasks[b].bytes; });
+  bool valid = true;
+  const auto count = static_cast<std::int64_t>(order.size());
+#pragma omp parallel for schedule(dynamic, 1) reduction(&& : valid) if (expected > (std::uint64_t{1} << 20))
+  for (std::int64_t k = 0; k < count; ++k) {
+    const piece_task& t = tasks[order[static_cast<std::size_t>(k)]];
+    file->populate(t.offset, t.bytes);
+    valid = hash_and_check(base, arrays[t.array], t, chain_hashes[t.slot]) && valid;
+  }
+  std::uint64_t checksum = checksum_seed;
+  for (const std::uint64_t h : chain_hashes) checksum = chain(checksum, h);
+  if (!padding_zero || checksum != stored_checksum) throw input_error(path, 0, "corrupt binary graph: checksum mismatch");
+
   csr_graph g;
   g.num_vertices = static_cast<std::uint32_t>(n);
   g.num_edges = m;
-
-  // Weight model and trailer: small reads before the arrays.
-  std::string model(header.weight_model_bytes, '\0');
-  std::array<unsigned char, 8> model_pad{};
-  const std::uint64_t model_pad_bytes = padded(model.size()) - model.size();
-  std::uint64_t stored_checksum = 0;
-  std::array<char, 8> stored_end{};
-  if (!read_at(fd.get(), model.data(), model.size(), sizeof header) ||
-      !read_at(fd.get(), model_pad.data(), model_pad_bytes, sizeof header + model.size()) ||
-      !read_at(fd.get(), &stored_checksum, 8, expected - trailer_bytes) ||
-      !read_at(fd.get(), stored_end.data(), 8, expected - 8)) {
-    throw input_error(path, 0, "read failed");
-  }
-  if (stored_end != end_magic) throw input_error(path, 0, "corrupt binary graph trailer");
-
-  // The seven arrays in file order, each loaded, hashed and checked by one task.
-  std::array<std::function<array_outcome(unsigned char*)>, 7> tasks;
-  std::array<std::uint64_t, 7> task_bytes{};
-  std::uint64_t offset = sizeof header + padded(model.size());
-  std::size_t next = 0;
-  auto add = [&](auto& vec, std::uint64_t count, auto rule) {
-    using T = typename std::remove_reference_t<decltype(vec)>::value_type;
-    const int fd_value = fd.get();
-    tasks[next] = [fd_value, at = offset, count, &vec, rule](unsigned char* bounce) {
-      return load_array<T>(fd_value, at, count, vec, rule, bounce);
-    };
-    task_bytes[next++] = count * sizeof(T);
-    offset += padded(count * sizeof(T));
+  // Writable views: the mapping is private, so writes (new thresholds) copy pages, never the file.
+  auto* writable = file->data();
+  auto view64 = [&](std::size_t i) {
+    return mapped_vector<std::uint64_t>::view(file, reinterpret_cast<std::uint64_t*>(writable + arrays[i].offset),
+                                              arrays[i].count);
   };
-  using r32 = array_rule<std::uint32_t>;
-  using r64 = array_rule<std::uint64_t>;
-  add(g.in_offsets, n + 1, r64{r64::non_decreasing});
-  add(g.in_sources, m, r32{r32::below, n});
-  add(g.in_thresholds, m, r32{});
-  add(g.out_offsets, n + 1, r64{r64::non_decreasing});
-  add(g.out_targets, m, r32{r32::below, n});
-  add(g.out_edge_ids, m, r64{r64::below, m});
-  add(g.original_ids, n, r64{});
-
-  // Largest first, so two threads finish together (the arrays are 1:1:2 in size for m >> n).
-  std::array<std::size_t, 7> order{0, 1, 2, 3, 4, 5, 6};
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return task_bytes[a] > task_bytes[b]; });
-  std::array<array_outcome, 7> outcomes;
-  std::exception_ptr failure;
-  const bool parallel = expected > (std::uint64_t{1} << 20);
-#pragma omp parallel if (parallel)
-  {
-    std::unique_ptr<unsigned char[]> bounce;
-    try {
-      bounce = std::make_unique_for_overwrite<unsigned char[]>(bounce_bytes);
-    } catch (...) {
-#pragma omp critical(wf_binary_graph_failure)
-      failure = std::current_exception();
-    }
-#pragma omp for schedule(dynamic, 1)
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      if (!bounce) continue;
-      try {
-        outcomes[order[k]] = tasks[order[k]](bounce.get());
-      } catch (...) {  // std::bad_alloc from a reserve: rethrown on the calling thread
-#pragma omp critical(wf_binary_graph_failure)
-        failure = std::current_exception();
-      }
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
-
-  bool read_ok = true, padding_zero = model_pad == std::array<unsigned char, 8>{}, valid = true;
-  std::uint64_t checksum = chain(checksum_seed, piece_hash(reinterpret_cast<const unsigned char*>(&header), sizeof header));
-  if (!model.empty()) {
-    checksum = chain(checksum, piece_hash(reinterpret_cast<const unsigned char*>(model.data()), model.size()));
-    if (model_pad_bytes != 0) checksum = chain(checksum, padding_hash(model.size()));
-  }
-  for (const auto& o : outcomes) {
-    read_ok = read_ok && o.read_ok;
-    padding_zero = padding_zero && o.padding_zero;
-    valid = valid && o.valid;
-    for (const std::uint64_t h : o.piece_hashes) checksum = chain(checksum, h);
-  }
-  if (!read_ok) throw input_error(path, 0, "read failed");
-  if (!padding_zero || checksum != stored_checksum) throw input_error(path, 0, "corrupt binary graph: checksum mismatch");
+  auto view32 = [&](std::size_t i) {
+    return mapped_vector<std::uint32_t>::view(file, reinterpret_cast<std::uint32_t*>(writable + arrays[i].offset),
+                                              arrays[i].count);
+  };
+  g.in_offsets = view64(0);
+  g.in_sources = view32(1);
+  g.in_thresholds = view32(2);
+  g.out_offsets = view64(3);
+  g.out_targets = view32(4);
+  g.out_edge_ids = view64(5);
+  g.original_ids = view64(6);
   // A matching checksum can still hold arrays that were never a CSR (a crafted file): the rules
   // above and the ends of the offsets below are checked so traversals can trust every index.
   valid = valid && g.in_offsets.front() == 0 && g.in_offsets.back() == m && g.out_offsets.front() == 0 &&

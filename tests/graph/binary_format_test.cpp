@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 
 #include "graph_test_util.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/graph/binary_format.hpp"
+#include "wildfire/graph/edge_weights.hpp"
 #include "wildfire/graph/graph_loader.hpp"
+#include "wildfire/random/counter_hash.hpp"
 
 namespace wildfire {
 namespace {
@@ -168,6 +171,133 @@ TEST_F(BinaryFormat, BadMagicWhenBinaryIsForced) {
 
 TEST_F(BinaryFormat, UnwritablePathIsAnError) {
   EXPECT_THROW(write_binary_graph(original_, "/nonexistent/dir/g.wfg"), input_error);
+}
+
+TEST_F(BinaryFormat, LoadedArraysViewTheFile) {
+  const csr_graph g = read_binary_graph(path_);
+  EXPECT_TRUE(g.in_offsets.is_mapped());
+  EXPECT_TRUE(g.in_sources.is_mapped());
+  EXPECT_TRUE(g.in_thresholds.is_mapped());
+  EXPECT_TRUE(g.out_offsets.is_mapped());
+  EXPECT_TRUE(g.out_targets.is_mapped());
+  EXPECT_TRUE(g.out_edge_ids.is_mapped());
+  EXPECT_TRUE(g.original_ids.is_mapped());
+  const csr_graph copy = g;  // copies own their arrays
+  EXPECT_FALSE(copy.in_sources.is_mapped());
+  expect_same_graph(copy, original_);
+}
+
+TEST_F(BinaryFormat, WritesIntoALoadedGraphNeverReachTheFile) {
+  csr_graph g = read_binary_graph(path_);
+  assign_model_weights(g, parse_weight_spec("uniform:0.3"), 1);
+  g.in_sources[0] = g.in_sources[1];
+  g.original_ids.push_back(99);  // a size change copies the array out of the mapping
+  for (const std::uint32_t t : g.in_thresholds) EXPECT_EQ(t, threshold_from_probability(0.3));
+  EXPECT_EQ(test::read_all(path_), bytes_);
+  expect_same_graph(read_binary_graph(path_), original_);
+}
+
+TEST_F(BinaryFormat, RewritingTheFileKeepsGraphsLoadedFromIt) {
+  csr_graph g = read_binary_graph(path_);
+  // Convert in place: the loaded graph is written back over the file it views.
+  assign_model_weights(g, parse_weight_spec("uniform:0.5"), 1);
+  write_binary_graph(g, path_);
+  const csr_graph reread = read_binary_graph(path_);
+  for (const std::uint32_t t : reread.in_thresholds) EXPECT_EQ(t, threshold_from_probability(0.5));
+  // A graph loaded before a rewrite keeps its bytes (the file is replaced, not truncated).
+  const csr_graph before = read_binary_graph(path_);
+  write_binary_graph(original_, path_);
+  expect_same_graph(before, reread);
+  expect_same_graph(read_binary_graph(path_), original_);
+  EXPECT_FALSE(std::filesystem::exists(path_ + ".tmp." + std::to_string(::getpid())));
+}
+
+TEST_F(BinaryFormat, LoadedGraphOutlivesItsFile) {
+  const csr_graph g = read_binary_graph(path_);
+  std::filesystem::remove(path_);
+  expect_same_graph(g, original_);
+}
+
+/// A graph whose arrays span several 4 MiB checksum pieces and 64 KiB check blocks, so the parallel
+/// piece tasks and the checks across block and piece boundaries run.
+class LargeBinaryGraph : public ::testing::Test {
+ protected:
+  static constexpr std::uint32_t n = 20000;
+  static constexpr std::uint64_t m = 600000;  // out_edge_ids: 4.8 MB, two pieces
+
+  void SetUp() override {
+    std::vector<weighted_edge> edges(m);
+    for (std::uint64_t e = 0; e < m; ++e) {
+      const auto u = static_cast<std::uint32_t>(element_hash(7, 2 * e) % n);
+      auto v = static_cast<std::uint32_t>(element_hash(7, 2 * e + 1) % n);
+      if (v == u) v = (v + 1) % n;
+      edges[e] = {u, v, static_cast<std::uint32_t>(element_hash(8, e))};
+    }
+    graph_ = build_csr_graph(n, edges);
+    path_ = dir_.path("large.wfg");
+  }
+  std::string error_of(const csr_graph& g) {
+    write_binary_graph(g, path_);  // a correct checksum over whatever the arrays hold
+    try {
+      read_binary_graph(path_);
+    } catch (const input_error& e) {
+      return e.what();
+    }
+    return "";
+  }
+  test::temp_dir dir_;
+  csr_graph graph_;
+  std::string path_;
+};
+
+TEST_F(LargeBinaryGraph, RoundTripIsExact) {
+  write_binary_graph(graph_, path_);
+  expect_same_graph(graph_, read_binary_graph(path_));
+}
+
+TEST_F(LargeBinaryGraph, FlipInALaterPieceIsDetected) {
+  write_binary_graph(graph_, path_);
+  std::string bytes = test::read_all(path_);
+  const std::size_t at = bytes.size() - 16 - 8 * n - 100;  // inside out_edge_ids' second piece
+  bytes[at] = static_cast<char>(bytes[at] ^ 0x20);
+  const std::string bad = dir_.write("flipped.wfg", bytes);
+  try {
+    read_binary_graph(bad);
+    FAIL() << "flip not detected";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("checksum mismatch"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(LargeBinaryGraph, CraftedArraysWithAValidChecksumAreRefused) {
+  const std::string invalid = "arrays do not form a valid CSR";
+  {
+    csr_graph g = graph_;  // decreasing offset at the first element of the second 64 KiB block
+    ASSERT_GT(g.in_offsets[8191], 0U);
+    g.in_offsets[8192] = g.in_offsets[8191] - 1;
+    EXPECT_NE(error_of(g).find(invalid), std::string::npos);
+  }
+  {
+    csr_graph g = graph_;
+    g.in_sources[m - 1] = n;
+    EXPECT_NE(error_of(g).find(invalid), std::string::npos);
+  }
+  {
+    csr_graph g = graph_;
+    g.out_targets[300000] = n + 5;
+    EXPECT_NE(error_of(g).find(invalid), std::string::npos);
+  }
+  {
+    csr_graph g = graph_;
+    g.out_edge_ids[m - 3] = m;  // in the second 4 MiB piece
+    EXPECT_NE(error_of(g).find(invalid), std::string::npos);
+  }
+  {
+    csr_graph g = graph_;
+    g.out_offsets[n] = m - 1;  // the last offset must be m
+    EXPECT_NE(error_of(g).find(invalid), std::string::npos);
+  }
+  EXPECT_EQ(error_of(graph_), "");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wildfire/graph/graph_view.hpp"
+#include "wildfire/util/mapped_vector.hpp"
 
 namespace wildfire {
 
@@ -22,19 +23,22 @@ struct graph_provenance {
   std::string weight_model;               // "wc", "uniform:0.1", "file", ...
 };
 
+/// The arrays have the std::vector interface (mapped_vector): owned vectors when the graph is
+/// built, views of a private file mapping when it is read from a .wfg file (no copy; element
+/// writes are copy-on-write, resizing copies the array out first).
 struct csr_graph {
   std::uint32_t num_vertices = 0;
   std::uint64_t num_edges = 0;
 
-  std::vector<std::uint64_t> in_offsets;     // n + 1
-  std::vector<std::uint32_t> in_sources;     // m; edge j enters v for in_offsets[v] <= j < in_offsets[v+1]
-  std::vector<std::uint32_t> in_thresholds;  // m; aligned with in_sources
+  mapped_vector<std::uint64_t> in_offsets;     // n + 1
+  mapped_vector<std::uint32_t> in_sources;     // m; edge j enters v for in_offsets[v] <= j < in_offsets[v+1]
+  mapped_vector<std::uint32_t> in_thresholds;  // m; aligned with in_sources
 
-  std::vector<std::uint64_t> out_offsets;    // n + 1
-  std::vector<std::uint32_t> out_targets;    // m
-  std::vector<std::uint64_t> out_edge_ids;   // m; the in-CSR position (edge id) of each out-edge
+  mapped_vector<std::uint64_t> out_offsets;    // n + 1
+  mapped_vector<std::uint32_t> out_targets;    // m
+  mapped_vector<std::uint64_t> out_edge_ids;   // m; the in-CSR position (edge id) of each out-edge
 
-  std::vector<std::uint64_t> original_ids;   // n; dense id -> id in the input file
+  mapped_vector<std::uint64_t> original_ids;   // n; dense id -> id in the input file
 
   graph_provenance provenance;
 
