@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "cpu/ic_live_scan.hpp"
+#include "cpu/insertion_sort.hpp"
 #include "sampling/sample_roots.hpp"
 #include "wildfire/random/ic_block_rule.hpp"
 #include "wildfire/random/live_edge_world.hpp"
@@ -89,8 +90,7 @@ std::uint64_t unfused_rr_sampler::sample(std::uint64_t first_id, std::uint32_t c
       edges += traverse(round_sample_key(key, round));
       if (queue_.size() <= 24) {
         // Most weighted-cascade sets are a handful of vertices: insertion sort beats introsort.
-        for (std::size_t i = 1; i < queue_.size(); ++i)
-          for (std::size_t j = i; j > 0 && queue_[j - 1] > queue_[j]; --j) std::swap(queue_[j - 1], queue_[j]);
+        insertion_sort(queue_.data(), queue_.data() + queue_.size());
       } else {
         std::sort(queue_.begin(), queue_.end());
       }
