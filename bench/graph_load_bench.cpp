@@ -223,7 +223,9 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
-std::string fmt_seconds(const measurement& m) { return m.ok ? fmt::format("{:.3f}", m.seconds) : "-"; }
+/// Seconds with four decimals below 0.1 s (binary loads of small graphs take a fraction of a ms).
+std::string seconds_text(double s) { return s < 0.1 ? fmt::format("{:.4f}", s) : fmt::format("{:.3f}", s); }
+std::string fmt_seconds(const measurement& m) { return m.ok ? seconds_text(m.seconds) : "-"; }
 
 }  // namespace
 
@@ -303,7 +305,7 @@ int main(int argc, char** argv) {
            "| graph | parse CPU-s | text load CPU-s | gzip load CPU-s | .wfg load CPU-s | text/.wfg CPU |\n"
            "|---|---:|---:|---:|---:|---:|\n";
   for (const auto& r : rows) {
-    auto cpu = [](const measurement& m) { return m.ok ? fmt::format("{:.3f}", m.cpu_seconds) : std::string("-"); };
+    auto cpu = [](const measurement& m) { return m.ok ? seconds_text(m.cpu_seconds) : std::string("-"); };
     table += fmt::format("| {} | {} | {} | {} | {} | {:.1f}x |\n", r.name, cpu(r.parse), cpu(r.text_load), cpu(r.gzip_load),
                          cpu(r.binary_load),
                          r.binary_load.ok && r.binary_load.cpu_seconds > 0 ? r.text_load.cpu_seconds / r.binary_load.cpu_seconds
