@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <memory>
 
@@ -302,9 +303,17 @@ void write_binary_graph(const csr_graph& graph, const std::string& path) {
   // A regular file (or a new one) is replaced by rename: a process that has the old file mapped
   // (a loaded graph, possibly `graph` itself) keeps the old bytes instead of seeing them truncated.
   // Anything else (a device, a pipe) is written in place.
+  // A symbolic link is followed: its target is replaced and the link kept.
+  std::string target = path;
+  std::error_code no_link;
+  if (std::filesystem::is_symlink(path, no_link)) {
+    std::error_code dangling;
+    const auto resolved = std::filesystem::canonical(path, dangling);
+    if (!dangling) target = resolved.string();
+  }
   struct stat st{};
-  const bool replace = ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
-  const std::string written = replace ? path + ".tmp." + std::to_string(::getpid()) : path;
+  const bool replace = ::stat(target.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+  const std::string written = replace ? target + ".tmp." + std::to_string(::getpid()) : target;
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(written.c_str(), "wb"), &std::fclose);
   if (!f) throw input_error(path, 0, std::string("cannot open for writing: ") + std::strerror(errno));
   static constexpr char zeros[8] = {};
@@ -316,7 +325,7 @@ void write_binary_graph(const csr_graph& graph, const std::string& path) {
   }
   ok = ok && std::fwrite(&checksum, 8, 1, f.get()) == 1 && std::fwrite(end_magic.data(), 1, 8, f.get()) == 8;
   ok = std::fclose(f.release()) == 0 && ok;
-  ok = ok && (!replace || std::rename(written.c_str(), path.c_str()) == 0);
+  ok = ok && (!replace || std::rename(written.c_str(), target.c_str()) == 0);
   if (!ok) {
     const int saved = errno;
     if (replace) std::remove(written.c_str());

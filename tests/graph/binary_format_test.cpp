@@ -212,6 +212,18 @@ TEST_F(BinaryFormat, RewritingTheFileKeepsGraphsLoadedFromIt) {
   EXPECT_FALSE(std::filesystem::exists(path_ + ".tmp." + std::to_string(::getpid())));
 }
 
+TEST_F(BinaryFormat, WritingThroughASymlinkReplacesItsTarget) {
+  const std::string link = dir_.path("link.wfg");
+  std::filesystem::create_symlink(path_, link);
+  const csr_graph loaded = read_binary_graph(link);
+  csr_graph changed = loaded;
+  assign_model_weights(changed, parse_weight_spec("uniform:0.25"), 1);
+  write_binary_graph(changed, link);
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  expect_same_graph(read_binary_graph(path_), changed);
+  expect_same_graph(loaded, original_);  // loaded before the rewrite: keeps its bytes
+}
+
 TEST_F(BinaryFormat, LoadedGraphOutlivesItsFile) {
   const csr_graph g = read_binary_graph(path_);
   std::filesystem::remove(path_);
