@@ -54,11 +54,12 @@ inline constexpr std::uint64_t misc = 3ULL << 62;         // root counts, weight
 /// callers leave the low 16 bits of `element` zero.
 WF_HOST_DEVICE constexpr std::uint32_t bounded_draw(std::uint64_t key, std::uint64_t element,
                                                     std::uint32_t bound) noexcept {
-  const std::uint32_t reject_below = static_cast<std::uint32_t>(-bound) % bound;  // 2^32 mod bound
   for (std::uint64_t attempt = 0;; ++attempt) {
     const std::uint64_t product =
         static_cast<std::uint64_t>(element_hash32(key, element + (attempt & 0xffffULL))) * bound;
-    if (static_cast<std::uint32_t>(product) >= reject_below || attempt >= 0xffffULL) {
+    // Only a low half below `bound` can fall below 2^32 mod bound: the division is rarely needed.
+    const auto low = static_cast<std::uint32_t>(product);
+    if (low >= bound || low >= static_cast<std::uint32_t>(-bound) % bound || attempt >= 0xffffULL) {
       return static_cast<std::uint32_t>(product >> 32);
     }
   }

@@ -37,8 +37,11 @@ struct ic_block_view {
 
 /// Block size B = min(degree, round(2^32 / threshold)) of a block-rule vertex (1 <= threshold <= 2^31).
 WF_HOST_DEVICE constexpr std::uint64_t ic_block_size(std::uint64_t degree, std::uint32_t threshold) noexcept {
-  const std::uint64_t b = ((1ULL << 32) + threshold / 2) / threshold;
-  return b < degree ? b : degree;
+  // floor((2^32 + t/2) / t) >= degree iff 2^32 + t/2 >= degree * t: weighted cascade (t ~ 2^32 / d)
+  // takes the multiplication and skips the division. degree < 2^32 and t <= 2^31: no overflow.
+  const std::uint64_t rounded = (1ULL << 32) + threshold / 2;
+  if (degree * threshold <= rounded) return degree;
+  return rounded / threshold;
 }
 
 /// Element id of draw `draw` (0: the count, 1 + i: Floyd slot i) of the block starting at edge
