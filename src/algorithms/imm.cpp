@@ -46,7 +46,7 @@ imm_result run_imm(rr_collection& collection, std::uint32_t num_vertices, const 
                     options.rounds * log_binomial(n, options.k),
                     options.rounds == 1 ? 1.0 - std::exp(-1.0) : 0.5};
   auto select = [&]() {
-    return options.rounds == 1 ? collection.select(options.k)
+    return options.rounds == 1 ? collection.select(options.k, false)
                                : collection.select_per_round(options.k, num_vertices, options.rounds);
   };
   auto report = [&](const std::string& phase, std::uint64_t done, std::uint64_t wanted) {

@@ -56,7 +56,7 @@ opim_result run_opim(rr_collection& r1, rr_collection& r2, std::uint32_t num_ver
     r1.generate(r1.size(), wanted - r1.size());
     r2.generate(opim_validation_first_id + r2.size(), wanted - r2.size());
     if (options.progress) options.progress("sampling", r1.size() + r2.size(), 2 * static_cast<std::uint64_t>(plan.theta_max));
-    result.selection = r1.select(options.k);
+    result.selection = r1.select(options.k, true);
     result.iterations = i;
     const double theta_1 = static_cast<double>(r1.size());
     const double theta_2 = static_cast<double>(r2.size());

@@ -126,13 +126,14 @@ void cpu_rr_collection::clear() {
   sets_.offsets.shrink_to_fit();
 }
 
-coverage_selection cpu_rr_collection::run_greedy(std::uint32_t k, std::uint32_t rounds) {
+coverage_selection cpu_rr_collection::run_greedy(std::uint32_t k, std::uint32_t rounds, bool with_upper_bound) {
   stopwatch clock;
   max_coverage_options options;
   options.k = k;
   options.universe = graph_.num_vertices * rounds;
   options.rounds = rounds;
   options.num_threads = threads_;
+  options.upper_bound = with_upper_bound;
   coverage_selection result = greedy_max_coverage(rr_sets_view{sets_.offsets, sets_.members}, options);
   stats_.selection_seconds += clock.seconds();
   // The inverted index and the counts live during selection beside the sets.
@@ -141,12 +142,14 @@ coverage_selection cpu_rr_collection::run_greedy(std::uint32_t k, std::uint32_t 
   return result;
 }
 
-coverage_selection cpu_rr_collection::select(std::uint32_t k) { return run_greedy(k, 1); }
+coverage_selection cpu_rr_collection::select(std::uint32_t k, bool with_upper_bound) {
+  return run_greedy(k, 1, with_upper_bound);
+}
 
 coverage_selection cpu_rr_collection::select_per_round(std::uint32_t k_per_round, std::uint32_t num_vertices,
                                                        std::uint32_t rounds) {
   WF_EXPECTS(num_vertices == graph_.num_vertices, "num_vertices", "does not match the collection's graph");
-  return run_greedy(k_per_round, rounds);
+  return run_greedy(k_per_round, rounds, false);
 }
 
 std::uint64_t cpu_rr_collection::coverage(std::span<const std::uint32_t> seeds) {

@@ -22,7 +22,7 @@ class cpu_rr_collection final : public rr_collection {
   std::uint64_t size() const override { return sets_.size(); }
   std::uint64_t num_members() const override { return sets_.num_members(); }
   void clear() override;
-  coverage_selection select(std::uint32_t k) override;
+  coverage_selection select(std::uint32_t k, bool with_upper_bound) override;
   coverage_selection select_per_round(std::uint32_t k_per_round, std::uint32_t num_vertices,
                                       std::uint32_t rounds) override;
   std::uint64_t coverage(std::span<const std::uint32_t> seeds) override;
@@ -38,7 +38,7 @@ class cpu_rr_collection final : public rr_collection {
     std::unique_ptr<fused_rr_sampler> fused;
     rr_sets arena;
   };
-  coverage_selection run_greedy(std::uint32_t k, std::uint32_t rounds);
+  coverage_selection run_greedy(std::uint32_t k, std::uint32_t rounds, bool with_upper_bound);
   void check_budget(std::uint64_t more_sets) const;
 
   const csr_graph& graph_;

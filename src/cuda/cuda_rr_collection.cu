@@ -142,9 +142,10 @@ class cuda_rr_collection final : public rr_collection {
     ++version_;
   }
 
-  coverage_selection select(std::uint32_t k) override {
+  coverage_selection select(std::uint32_t k, bool with_upper_bound) override {
     const auto start = std::chrono::steady_clock::now();
-    coverage_selection result = streamed_ ? streamed_select(k) : selector_.select(store_, version_, k);
+    coverage_selection result = streamed_ ? streamed_select(k, with_upper_bound)
+                                          : selector_.select(store_, version_, k, 1, with_upper_bound);
     selection_seconds_ += seconds_since(start);
     return result;
   }
@@ -154,7 +155,7 @@ class cuda_rr_collection final : public rr_collection {
     WF_EXPECTS(num_vertices == graph_.num_vertices(), "num_vertices", "does not match the collection's graph");
     WF_EXPECTS(rounds == params_.rounds, "--rounds",
                "the collection holds " + std::to_string(params_.rounds) + "-round sets, not " + std::to_string(rounds));
-    if (streamed_) return select(k_per_round);  // single round: equal to select (see rr_collection.hpp)
+    if (streamed_) return select(k_per_round, false);  // single round: equal to select (see rr_collection.hpp)
     const auto start = std::chrono::steady_clock::now();
     coverage_selection result = selector_.select(store_, version_, k_per_round, rounds);
     selection_seconds_ += seconds_since(start);
@@ -343,12 +344,13 @@ class cuda_rr_collection final : public rr_collection {
   /// Greedy over the streamed sets: seed 1 from the counts; one regeneration pass keeps the sets
   /// it leaves uncovered (residual_); the flat greedy on those, with seed 1 preselected, gives
   /// steps 2..k. Equal to the flat greedy (streamed_coverage.hpp).
-  coverage_selection streamed_select(std::uint32_t k) {
+  coverage_selection streamed_select(std::uint32_t k, bool with_upper_bound) {
     WF_EXPECTS(k >= 1, "-k", "k must be at least 1");
     WF_EXPECTS(stream_sets_ < std::numeric_limits<std::uint32_t>::max(), "theta",
                "at most 2^32 - 2 RR sets can be selected over");
     const std::uint32_t first_seed = streamer_->argmax(stream_counts_.data());
-    const std::uint64_t first_top = streamer_->top_sum(stream_counts_.data(), k, stream_sets_);
+    const std::uint64_t first_top =
+        with_upper_bound ? streamer_->top_sum(stream_counts_.data(), k, stream_sets_) : stream_sets_;
     selector_.drop_index();
     residual_.clear();
     std::uint64_t first_gain = 0;
@@ -356,7 +358,7 @@ class cuda_rr_collection final : public rr_collection {
     chunk_.release();
     const std::uint32_t pre[1] = {first_seed};
     const coverage_selection rest =
-        selector_.select(residual_, ++residual_version_ | (std::uint64_t{1} << 63), k, 1, true, pre);
+        selector_.select(residual_, ++residual_version_ | (std::uint64_t{1} << 63), k, 1, with_upper_bound, pre);
     selector_.drop_index();
     residual_.release();
     coverage_selection result;
@@ -366,7 +368,8 @@ class cuda_rr_collection final : public rr_collection {
     result.marginal_coverage.insert(result.marginal_coverage.end(), rest.marginal_coverage.begin(),
                                     rest.marginal_coverage.end());
     result.covered = first_gain + rest.covered;
-    result.optimum_upper_bound = std::min({first_top, first_gain + rest.optimum_upper_bound, stream_sets_});
+    result.optimum_upper_bound =
+        with_upper_bound ? std::min({first_top, first_gain + rest.optimum_upper_bound, stream_sets_}) : stream_sets_;
     return result;
   }
 

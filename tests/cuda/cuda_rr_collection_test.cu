@@ -164,7 +164,7 @@ TEST(CudaRrCollection, GreedyEqualsCpuGreedy) {
     options.k = k;
     options.universe = g.num_vertices;
     const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
-    const coverage_selection got = gpu->select(k);
+    const coverage_selection got = gpu->select(k, true);
     EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
     EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << "k = " << k;
     EXPECT_EQ(got.covered, want.covered) << "k = " << k;
@@ -181,7 +181,7 @@ TEST(CudaRrCollection, GreedyEqualsCpuGreedy) {
   options.k = 5;
   options.universe = 5;
   const coverage_selection want = greedy_max_coverage(rr_sets_view{small_sets.offsets, small_sets.members}, options);
-  const coverage_selection got = small->select(5);
+  const coverage_selection got = small->select(5, true);
   EXPECT_EQ(got.seeds, want.seeds);
   EXPECT_EQ(got.marginal_coverage, want.marginal_coverage);
 }
@@ -203,7 +203,7 @@ TEST(CudaRrCollection, GreedyEqualsCpuGreedyOnALargeUniverse) {
     options.k = k;
     options.universe = g.num_vertices;
     const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
-    const coverage_selection got = gpu->select(k);
+    const coverage_selection got = gpu->select(k, true);
     EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
     EXPECT_EQ(got.covered, want.covered) << "k = " << k;
     EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << "k = " << k;

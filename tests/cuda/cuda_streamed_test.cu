@@ -59,9 +59,9 @@ void expect_streamed_equals_flat(const csr_graph& g, traversal_kind traversal, s
     options.k = k;
     options.universe = g.num_vertices;
     const coverage_selection cpu = greedy_max_coverage(rr_sets_view{want_sets.offsets, want_sets.members}, options);
-    const coverage_selection got = streamed->select(k);
+    const coverage_selection got = streamed->select(k, true);
     expect_same_selection(got, cpu, k);
-    expect_same_selection(flat->select(k), cpu, k);
+    expect_same_selection(flat->select(k, true), cpu, k);
     EXPECT_EQ(streamed->coverage(got.seeds), cpu.covered) << "k = " << k;
   }
   // clear() empties the streamed counts too.
@@ -69,7 +69,7 @@ void expect_streamed_equals_flat(const csr_graph& g, traversal_kind traversal, s
   flat->clear();
   streamed->generate(7, 40);
   flat->generate(7, 40);
-  expect_same_selection(streamed->select(5), flat->select(5), 5);
+  expect_same_selection(streamed->select(5, true), flat->select(5, true), 5);
 }
 
 TEST(CudaStreamed, EqualsFlatOnHubGraphs) {
@@ -113,7 +113,7 @@ TEST(CudaStreamed, SmallBudgetSwitchesAutomatically) {
   max_coverage_options options;
   options.k = 3;
   options.universe = g.num_vertices;
-  expect_same_selection(gpu->select(3), greedy_max_coverage(rr_sets_view{want.offsets, want.members}, options), 3);
+  expect_same_selection(gpu->select(3, true), greedy_max_coverage(rr_sets_view{want.offsets, want.members}, options), 3);
   EXPECT_LT(gpu->stats().peak_bytes, config.memory_budget_bytes);
 }
 

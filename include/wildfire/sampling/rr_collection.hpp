@@ -55,8 +55,10 @@ class rr_collection {
   virtual std::uint64_t num_members() const = 0;
   /// Drops every held set (the counters keep running).
   virtual void clear() = 0;
-  /// Greedy maximum coverage with `k` seeds; ties go to the lowest dense id. Blocks.
-  virtual coverage_selection select(std::uint32_t k) = 0;
+  /// Greedy maximum coverage with `k` seeds; ties go to the lowest dense id. With
+  /// `with_upper_bound`, optimum_upper_bound is OPIM-C's Eq. 9 bound (a top-k scan per greedy
+  /// step; OPIM-C needs it, IMM does not), else the number of sets. Blocks.
+  virtual coverage_selection select(std::uint32_t k, bool with_upper_bound) = 0;
   /// Greedy maximum coverage over (vertex, round) pairs with at most `k_per_round` seeds in each
   /// round (cross-round greedy of multi-round IM); ties go to the lowest encoded id. With one
   /// round it equals select(k_per_round). `num_vertices` is n and `rounds` is T of the family.
