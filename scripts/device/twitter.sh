@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Twitter influence on the GPU machine (one H100 or H200): GPU and CPU tests of the twitter layer,
 # all Twitter15 cascades end to end, and the backward phase on a full-size RSG set generated there
-# (shared-pull, the thesis pipeline, topological and queue; every variant at scale 0.2).
+# (shared-pull, the thesis pipeline, topological and queue; every variant at scale 0.2), with the
+# GPU time split by category (Small + Medium, Large) and the latency per level of the largest graph.
 # Run from the repository root with $OUT set; writes logs and markdown under $OUT/twitter/.
 set -u
 cd "$(dirname "$0")/../.."
@@ -36,5 +37,7 @@ echo "rsg 0.2: exit $?"; tail -11 "$out/rsg_scale0.2.md"
 # is left out to keep the script short; its 0.2-scale row above shows the trend.
 timeout 150 build-device/bench/twitter_backward_bench --scale 1 --reps 5 --variants shared-pull,thesis,topological,queue \
   > "$out/rsg_full.md" 2>&1
-echo "rsg full: exit $?"; grep -E "layout|session|FAILED|device:" "$out/rsg_full.md"; tail -9 "$out/rsg_full.md"
+echo "rsg full: exit $?"; grep -E "layout|session|FAILED|device:" "$out/rsg_full.md"
+# Where the GPU time goes: Small + Medium and Large run alone, and the latency of one level.
+grep -A 8 "^per category" "$out/rsg_full.md"; grep -E "^large category" "$out/rsg_full.md"; tail -9 "$out/rsg_full.md"
 echo "total: $(( $(date +%s) - start )) s"

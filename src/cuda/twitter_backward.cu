@@ -49,12 +49,15 @@ constexpr int large_unroll = 4;
 constexpr int small_block = 32;
 constexpr int chunk_nodes = 1024;
 constexpr int chunk_block = 1024;
-// shared-pull: a warp per Small graph, 8 warps per Medium graph, 16 per Large graph whose shares
-// fit half the shared memory (two blocks per SM), 32 per larger graph.
+// shared-pull: a warp per Small graph, 8 warps per Medium graph; Large graphs take the pipelined
+// kernel with 8 warps per graph whose shares fit half the shared memory (two blocks per SM) and
+// 16 warps per larger graph (one per SM). Each Large thread keeps two levels of K = 8 in-list
+// units (128 B) in registers: 2 x 256 and 1 x 512 threads per SM leave 128 registers a thread.
 constexpr int pull_small_block = 32;
 constexpr int pull_medium_block = 256;
-constexpr int pull_large_block = 512;
-constexpr int pull_huge_block = 1024;
+constexpr int pull_large_block = 256;
+constexpr int pull_huge_block = 512;
+constexpr int pull_prefetch_units = 8;
 constexpr int pull_classes = 5;  // empty, small, medium, large (two per SM), large (one per SM)
 
 }  // namespace
@@ -201,10 +204,13 @@ struct twitter_backward_session::impl {
     pull_prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  template <int Block>
-  void launch_pull(const device_array<std::uint32_t>& list, std::uint32_t max_n, cudaStream_t s) {
+  using pull_kernel = void (*)(k::pull_view, const std::uint32_t*, std::uint32_t, std::uint32_t);
+
+  /// Launches a shared-pull kernel over `list` with the shares of up to the largest graph's n
+  /// positions in shared memory (the rest in the global scratch, read through L2).
+  void launch_pull_kernel(pull_kernel kernel, int block, const device_array<std::uint32_t>& list, std::uint32_t max_n,
+                          cudaStream_t s) {
     if (list.size == 0) return;
-    auto kernel = k::backward_shared_pull<Block>;
     cudaFuncAttributes attributes{};
     WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     const std::uint64_t limit = static_cast<std::uint64_t>(max_shared_optin) > attributes.sharedSizeBytes
@@ -216,8 +222,19 @@ struct twitter_backward_session::impl {
     if (shared_bytes > 48 * 1024) {
       WF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
     }
-    kernel<<<grid_for(list.size), Block, shared_bytes, s>>>(pull_kernel_view(), list.ptr, static_cast<std::uint32_t>(list.size), cap);
+    kernel<<<grid_for(list.size), block, shared_bytes, s>>>(pull_kernel_view(), list.ptr, static_cast<std::uint32_t>(list.size), cap);
     WF_CUDA_CHECK(cudaGetLastError());
+  }
+
+  template <int Block>
+  void launch_pull(const device_array<std::uint32_t>& list, std::uint32_t max_n, cudaStream_t s) {
+    launch_pull_kernel(k::backward_shared_pull<Block>, Block, list, max_n, s);
+  }
+
+  /// Large graphs: the pipelined kernel, MinBlocks blocks per SM.
+  template <int Block, int MinBlocks>
+  void launch_pipelined(const device_array<std::uint32_t>& list, std::uint32_t max_n, cudaStream_t s) {
+    launch_pull_kernel(k::backward_pipelined_pull<Block, MinBlocks, pull_prefetch_units>, Block, list, max_n, s);
   }
 
   static unsigned grid_for(std::uint64_t count) {
@@ -307,18 +324,19 @@ twitter_backward_session::twitter_backward_session(const twitter::spreading_grap
 
 twitter_backward_session::~twitter_backward_session() = default;
 
-double twitter_backward_session::run(gpu_variant variant, int only) {
+double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   impl& d = *impl_;
-  WF_EXPECTS(only >= -1 && only <= 3, "category", "expected -1 (all) or a category 0..3");
+  WF_EXPECTS(categories != 0 && categories <= all_categories, "categories", "expected a non-empty mask of categories 0..3");
   static const device_array<std::uint32_t> no_graphs;
-  auto list = [&](int c) -> const device_array<std::uint32_t>& { return only < 0 || only == c ? d.lists[c] : no_graphs; };
+  auto chosen = [&](int c) { return ((categories >> c) & 1u) != 0; };
+  auto list = [&](int c) -> const device_array<std::uint32_t>& { return chosen(c) ? d.lists[c] : no_graphs; };
   // The edge array needs COO sources (preparation, outside the timed region as in the thesis).
   if (variant == gpu_variant::automatic) variant = gpu_variant::shared_pull;
   const bool tuned = variant == gpu_variant::thesis || variant == gpu_variant::topological;
   if (variant == gpu_variant::edge_array || (tuned && d.lists[1].size > 0)) d.ensure_sources();
   if (variant == gpu_variant::topological) d.ensure_split();
   auto part = [&](const device_array<std::uint32_t>& l, int c) -> const device_array<std::uint32_t>& {
-    return only < 0 || only == c ? l : no_graphs;
+    return chosen(c) ? l : no_graphs;
   };
   cudaStream_t main = d.streams[0];
   WF_CUDA_CHECK(cudaMemsetAsync(d.error.ptr, 0, sizeof(std::uint32_t), main));
@@ -337,9 +355,9 @@ double twitter_backward_session::run(gpu_variant variant, int only) {
   WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[2], d.joined[0], 0));
   if (pull) {
     // The one-per-SM class first on its own stream: its longest sweep is the critical path.
-    d.launch_pull<pull_huge_block>(part(d.pull_lists[4], 3), d.pull_max_n[4], d.streams[0]);
+    d.launch_pipelined<pull_huge_block, 1>(part(d.pull_lists[4], 3), d.pull_max_n[4], d.streams[0]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[3], 3), d.pull_fallback_max_n[3], d.streams[0], true);
-    d.launch_pull<pull_large_block>(part(d.pull_lists[3], 3), d.pull_max_n[3], d.streams[1]);
+    d.launch_pipelined<pull_large_block, 2>(part(d.pull_lists[3], 3), d.pull_max_n[3], d.streams[1]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[2], 2), d.pull_fallback_max_n[2], d.streams[1], false);
     d.launch_pull<pull_medium_block>(part(d.pull_lists[2], 2), d.pull_max_n[2], d.streams[2]);
     d.launch_pull<pull_small_block>(part(d.pull_lists[1], 1), d.pull_max_n[1], d.streams[2]);

@@ -19,12 +19,17 @@ class twitter_backward_session {
   twitter_backward_session(const twitter_backward_session&) = delete;
   twitter_backward_session& operator=(const twitter_backward_session&) = delete;
 
+  /// Every size category (bit c for twitter::graph_category c: Empty, Small, Medium, Large).
+  static constexpr unsigned all_categories = 0xfu;
+
   /// One backward phase (initialisation, in-degree count, sweep, stalled count) with `variant`
   /// (`thesis`: edge array for Small, queue for Medium and Large, run concurrently on three
   /// streams; `automatic` = `shared_pull`, whose levels and stalled nodes come from the layout
-  /// the constructor built, so its timed region is the sweep alone). Blocking; returns the device time in seconds (CUDA events). With `only` set, only
-  /// the graphs of that size category are swept (per-category timings, thesis Table 7.4).
-  double run(twitter::gpu_variant variant, int only = -1);
+  /// the constructor built, so its timed region is the sweep alone). Blocking; returns the
+  /// device time in seconds (CUDA events). Only the graphs of the categories set in the mask
+  /// `categories` are swept (per-category timings, thesis Table 7.4); the influence of the
+  /// others is then left as it was.
+  double run(twitter::gpu_variant variant, unsigned categories = all_categories);
   /// Influence and stalled nodes of the last run (blocking copy).
   twitter::influence_result result() const;
   /// Bytes of graph data on the device (offsets, targets, base), for bandwidth accounting.

@@ -148,4 +148,230 @@ __global__ void __launch_bounds__(Block)
   }
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Pipelined sweep for Large graphs (docs/twitter.md "shared-pull", Large graphs). A Large graph is
+// a long chain of dependent levels on one SM (the largest RSG graph: 3,278 levels), so what
+// counts is the latency of one level. Only the shares depend on the previous level; every other
+// input of a level (level records, node records, in-list words, base values) is read-only and
+// known in advance. This kernel therefore issues, while level L is being reduced:
+//   - the in-list words (up to K 16-byte units per thread) and base values of level L + 1,
+//   - the node records of level L + 2 (they give the addresses of its in-lists),
+//   - an L2 prefetch of the in-lists of level L + 3, the node records of level L + 4 and the
+//     level records 16 levels ahead,
+// into registers (double-buffered), so the level's critical path is shared-memory reads of the
+// shares, the adds, a warp reduction, one division and the block barrier. Loads do not block at
+// the barrier; a thread waits on them only where it first uses them, one level later.
+// ---------------------------------------------------------------------------------------------
+
+/// A level's work split in a block of Block threads: positions [first, last), g threads per node
+/// (a power of two, at most a warp, and small enough that the whole level fits one round when it
+/// has at most Block nodes). A pure function of two level records, so it can be planned early.
+struct pull_plan {
+  std::uint32_t first;
+  std::uint32_t last;
+  std::uint32_t g;
+};
+
+template <int Block>
+__device__ __forceinline__ pull_plan plan_level(twitter::detail::pull_level cur, twitter::detail::pull_level next,
+                                                std::uint32_t n) {
+  const std::uint32_t first = min(cur.first_position, n);
+  const std::uint32_t last = max(first, min(next.first_position, n));
+  const std::uint32_t count = last - first;
+  const std::uint32_t units =
+      next.first_entry > cur.first_entry ? (next.first_entry - cur.first_entry) / twitter::detail::pull_align : 0;
+  std::uint32_t g = group_size(units, count);
+  while (g > 1 && count * g > static_cast<std::uint32_t>(Block)) g /= 2;
+  return {first, last, g};
+}
+
+/// This thread's node in a level's first round: its record and the end of its in-list in units.
+struct pull_work {
+  twitter::detail::pull_node node;
+  std::uint32_t end;  // in-list end, in 16-byte units from the graph's entry base
+  bool active;
+};
+
+__device__ __forceinline__ pull_work load_work(const pull_plan& plan, const twitter::detail::pull_node* nodes) {
+  const std::uint32_t p = plan.first + threadIdx.x / plan.g;
+  pull_work w{{0, 0, 0}, 0, false};
+  if (p < plan.last) {  // last <= n, and a graph has n + 1 node records (the sentinel)
+    w.node = nodes[p];
+    w.end = nodes[p + 1].in_begin / twitter::detail::pull_align;
+    w.active = true;
+  }
+  return w;
+}
+
+/// Issues the loads of up to K of this thread's in-list units (unit j0 + k * g for k < K);
+/// missing units become padding. Returns how many were loaded.
+template <int K>
+__device__ __forceinline__ std::uint32_t load_units(uint4 (&buffer)[K], const uint4* units, const pull_work& w,
+                                                    std::uint32_t j0, std::uint32_t g) {
+  std::uint32_t loaded = 0;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const std::uint32_t j = j0 + static_cast<std::uint32_t>(k) * g;
+    const bool in = w.active && j < w.end;
+    buffer[k] = in ? __ldg(units + j) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+    if (in) loaded = static_cast<std::uint32_t>(k) + 1;
+  }
+  return loaded;
+}
+
+/// Like sum_unit, but the 8 shares are added as a tree (three dependent adds instead of eight).
+__device__ __forceinline__ double sum_unit_tree(uint4 word4, std::uint32_t level_first, std::uint32_t cap,
+                                               const double* s_share, const double* spill, std::uint32_t* error) {
+  const std::uint32_t words[4] = {word4.x, word4.y, word4.z, word4.w};
+  double value[8];
+#pragma unroll
+  for (int h = 0; h < 8; ++h) {
+    const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
+    value[h] = 0.0;
+    if (u < level_first) {
+      value[h] = u < cap ? s_share[u] : __ldcg(spill + (u - cap));
+    } else if (u != twitter::detail::pull_pad) {
+      atomicOr(error, pull_error_bit);
+    }
+  }
+  return ((value[0] + value[1]) + (value[2] + value[3])) + ((value[4] + value[5]) + (value[6] + value[7]));
+}
+
+/// Base value of a work item (0 for an idle thread or a bad local id; the latter is reported
+/// where the node is finished).
+__device__ __forceinline__ double load_base(const pull_work& w, const double* base, std::uint64_t lo, std::uint32_t n) {
+  return w.active && w.node.local_id < n ? __ldg(base + lo + w.node.local_id) : 0.0;
+}
+
+/// One block per listed graph (grid-stride), Block threads, K prefetched units per thread and
+/// level; dynamic shared memory of cap doubles. MinBlocks blocks per SM bound the registers.
+template <int Block, int MinBlocks, int K>
+__global__ void __launch_bounds__(Block, MinBlocks)
+    backward_pipelined_pull(pull_view v, const std::uint32_t* graphs, std::uint32_t num_graphs, std::uint32_t cap) {
+  extern __shared__ double s_share[];
+  constexpr std::uint32_t ring = 6;  // level records L .. L + 5 in registers
+  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
+    const std::uint32_t t = graphs[k];
+    const std::uint64_t lo = v.graph_offsets[t];
+    const auto n = static_cast<std::uint32_t>(v.graph_offsets[t + 1] - lo);
+    const twitter::detail::pull_graph record = v.graphs[t];
+    const twitter::detail::pull_node* nodes = v.nodes + lo + t;
+    const twitter::detail::pull_level* levels = v.levels + record.level_base;
+    const auto* units = reinterpret_cast<const uint4*>(v.sources + record.entry_base);
+    double* spill = v.spill + lo;
+    const std::uint32_t num_levels = record.num_levels;
+    if (threadIdx.x == 0) v.stalled[t] = record.num_stalled;
+    auto level_at = [&](std::uint32_t l) { return levels[min(l, num_levels)]; };  // the sentinel at most
+    twitter::detail::pull_level lv[ring];
+#pragma unroll
+    for (std::uint32_t i = 0; i < ring; ++i) lv[i] = level_at(i);
+    // Prologue: level 0's work, units and base; level 1's node records.
+    pull_plan plan_a = plan_level<Block>(lv[0], lv[1], n);
+    pull_work work_a = load_work(plan_a, nodes);
+    uint4 units_a[K], units_b[K];
+    std::uint32_t member_a = threadIdx.x % plan_a.g;
+    std::uint32_t loaded_a = load_units<K>(units_a, units, work_a, work_a.node.in_begin / twitter::detail::pull_align + member_a, plan_a.g);
+    double base_a = load_base(work_a, v.base, lo, n);
+    pull_plan plan_b = plan_level<Block>(lv[1], lv[2], n);
+    pull_work work_b = load_work(plan_b, nodes);
+    for (std::uint32_t level = 0; level < num_levels; ++level) {
+      // Loads for later levels first, so they are in flight during this level's reduction.
+      const twitter::detail::pull_level fetched = level_at(level + ring);
+      const pull_plan plan_c = plan_level<Block>(lv[2], lv[3], n);
+      const pull_work work_c = load_work(plan_c, nodes);
+      const std::uint32_t member_b = threadIdx.x % plan_b.g;
+      const std::uint32_t loaded_b =
+          load_units<K>(units_b, units, work_b, work_b.node.in_begin / twitter::detail::pull_align + member_b, plan_b.g);
+      const double base_b = load_base(work_b, v.base, lo, n);
+      prefetch_l2(reinterpret_cast<const char*>(reinterpret_cast<const std::uint16_t*>(units) + lv[3].first_entry),
+                  reinterpret_cast<const char*>(reinterpret_cast<const std::uint16_t*>(units) + lv[4].first_entry));
+      prefetch_l2(reinterpret_cast<const char*>(nodes + lv[4].first_position),
+                  reinterpret_cast<const char*>(nodes + min(lv[5].first_position + 1, n + 1)));
+      const std::uint32_t far = min(level + ring + 16, num_levels);
+      prefetch_l2(reinterpret_cast<const char*>(levels + far), reinterpret_cast<const char*>(levels + far + 1));
+
+      // Level L, first round: the prefetched units, then any units past the K per thread.
+      const std::uint32_t first = plan_a.first;
+      const std::uint32_t g = plan_a.g;
+      double acc0 = 0.0, acc1 = 0.0;
+#pragma unroll
+      for (int i = 0; i < K; ++i) {
+        if (static_cast<std::uint32_t>(i) < loaded_a) {
+          const double s = sum_unit_tree(units_a[i], first, cap, s_share, spill, v.error);
+          if (i % 2 == 0) acc0 += s;
+          else acc1 += s;
+        }
+      }
+      if (work_a.active) {
+        std::uint32_t j = work_a.node.in_begin / twitter::detail::pull_align + member_a + static_cast<std::uint32_t>(K) * g;
+        for (; j + g < work_a.end; j += 2 * g) {
+          const uint4 x = __ldg(units + j), y = __ldg(units + j + g);
+          acc0 += sum_unit_tree(x, first, cap, s_share, spill, v.error);
+          acc1 += sum_unit_tree(y, first, cap, s_share, spill, v.error);
+        }
+        if (j < work_a.end) acc0 += sum_unit_tree(__ldg(units + j), first, cap, s_share, spill, v.error);
+      }
+      double sum = acc0 + acc1;
+      // Every thread reaches the shuffles (whole warps, offsets below g <= 32).
+      for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      if (work_a.active && member_a == 0) {
+        const std::uint32_t p = first + threadIdx.x / g;
+        if (work_a.node.local_id < n) {
+          const double influence = base_a + sum;
+          v.influence[lo + work_a.node.local_id] = influence;
+          const double share = work_a.node.out_degree ? influence / static_cast<double>(work_a.node.out_degree) : 0.0;
+          if (p < cap) s_share[p] = share;
+          else __stcg(spill + (p - cap), share);
+        } else {
+          atomicOr(v.error, pull_error_bit);
+        }
+      }
+      // Further rounds (a level of more than Block nodes, g = 1): direct loads, as in
+      // backward_shared_pull. The round count is uniform over the block.
+      const std::uint32_t groups = static_cast<std::uint32_t>(Block) / g;
+      for (std::uint32_t round = first + groups; round < plan_a.last; round += groups) {
+        const std::uint32_t p = round + threadIdx.x / g;
+        const bool active = p < plan_a.last;
+        double part = 0.0;
+        twitter::detail::pull_node node{0, 0, 0};
+        if (active) {
+          node = nodes[p];
+          const std::uint32_t end = nodes[p + 1].in_begin / twitter::detail::pull_align;
+          for (std::uint32_t j = node.in_begin / twitter::detail::pull_align + member_a; j < end; j += g) {
+            part += sum_unit_tree(__ldg(units + j), first, cap, s_share, spill, v.error);
+          }
+        }
+        for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) part += __shfl_xor_sync(0xffffffffu, part, offset);
+        if (active && member_a == 0) {
+          if (node.local_id < n) {
+            const double influence = v.base[lo + node.local_id] + part;
+            v.influence[lo + node.local_id] = influence;
+            const double share = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
+            if (p < cap) s_share[p] = share;
+            else __stcg(spill + (p - cap), share);
+          } else {
+            atomicOr(v.error, pull_error_bit);
+          }
+        }
+      }
+      __syncthreads();  // this level's shares are visible to the next level (shared and global)
+      // Rotate the pipeline: B becomes the current level, C the next.
+      plan_a = plan_b;
+      work_a = work_b;
+      member_a = member_b;
+      loaded_a = loaded_b;
+      base_a = base_b;
+#pragma unroll
+      for (int i = 0; i < K; ++i) units_a[i] = units_b[i];
+      plan_b = plan_c;
+      work_b = work_c;
+#pragma unroll
+      for (std::uint32_t i = 0; i + 1 < ring; ++i) lv[i] = lv[i + 1];
+      lv[ring - 1] = fetched;
+    }
+    __syncthreads();  // a graph without levels still must not race the next graph's shares
+  }
+}
+
 }  // namespace wildfire::cuda::twitter_kernels

@@ -4,8 +4,10 @@
 
 #include <random>
 
+#include "cuda/twitter_backward.hpp"
 #include "twitter/twitter_fixtures.hpp"
 #include "wildfire/backend.hpp"
+#include "wildfire/error.hpp"
 #include "wildfire/twitter/influence.hpp"
 
 namespace wildfire::twitter {
@@ -174,6 +176,93 @@ TEST(TwitterGpu, SharedPullRunsAreDeterministic) {
   // No atomics in the pull sweep: two runs give the same bits.
   const spreading_graphs g = testing::mixed_set(33);
   EXPECT_EQ(backward_gpu(g, gpu_variant::shared_pull).influence, backward_gpu(g, gpu_variant::shared_pull).influence);
+}
+
+/// A wide-then-deep graph for the pipelined Large kernel: `sources` in-degree-0 nodes (one level
+/// of far more nodes than a block has threads: several rounds), then a chain of n - sources nodes
+/// (one node per level), chain node c pulling from its predecessor and from `fan_in` sources (an
+/// in-list longer than the K units per thread the kernel prefetches: the tail path). With
+/// `cycle_from` < n, the edge cycle_from -> cycle_to closes a cycle on the chain, so every chain
+/// node from cycle_to on is stalled.
+void append_wide_deep(spreading_graphs& g, std::uint32_t n, std::uint32_t sources, std::uint32_t fan_in,
+                      std::uint32_t cycle_from, std::uint32_t cycle_to, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  std::vector<double> base(n);
+  for (std::uint32_t v = 0; v < n; ++v) base[v] = static_cast<double>(1 + rng() % 50);
+  for (std::uint32_t c = sources; c < n; ++c) {
+    if (c > sources) edges.emplace_back(c - 1, c);
+    // 13 is prime to every `sources` used below, so the fan_in sources are distinct.
+    for (std::uint32_t k = 0; k < fan_in; ++k) edges.emplace_back((c * 7919u + k * 13u) % sources, c);
+  }
+  if (cycle_from < n) edges.emplace_back(cycle_from, cycle_to);
+  append_graph(g, "wide-deep", base, std::vector<std::uint32_t>(n, 0), edges);
+}
+
+TEST(TwitterGpu, PipelinedLargeKernelOnWideLevelsLongInListsSpillAndCycles) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  spreading_graphs g;
+  g.user_ids = {"u"};
+  // Two blocks per SM (n <= ~14,400): 4,000 sources (16 rounds of 256), 1,000 chain levels of
+  // 2,101-entry in-lists (263 units: 9 per thread of a 32-thread group, one past K = 8), a cycle
+  // from chain node 4,500 back to 4,400 (600 stalled nodes).
+  append_wide_deep(g, 5000, 4000, 2100, 4500, 4400, 1);
+  // One block per SM: 27,000 sources (53 rounds of 512), 3,000 chain levels; positions past
+  // ~29,000 keep their shares in the global scratch, so the last chain levels read their
+  // predecessor's share through L2; a 5-node cycle at the end is the stalled group.
+  append_wide_deep(g, 30000, 27000, 2100, 29999, 29995, 2);
+  // Acyclic twin of the first: its chain is read to the end.
+  append_wide_deep(g, 5000, 4000, 2100, 5000, 0, 3);
+  const influence_result cpu = backward_sequential(g);
+  EXPECT_EQ(cpu.cyclic_graphs, (std::vector<std::uint64_t>{0, 1}));
+  EXPECT_EQ(cpu.num_stalled_nodes, 605u);
+  expect_shared_pull_equals_cpu(g, "wide-deep");
+  // The pipelined kernel is deterministic too (no atomics on values).
+  EXPECT_EQ(backward_gpu(g, gpu_variant::shared_pull).influence, backward_gpu(g, gpu_variant::shared_pull).influence);
+}
+
+TEST(TwitterGpu, PipelinedLargeKernelWithIntegerSharesIsExact) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Out-degree 1 everywhere: node v > 0 credits one earlier node, so every share and partial
+  // sum is an integer and the result is exact in any order. Long chains (many levels) in both
+  // Large launch classes, including one past the shared-memory capacity.
+  std::mt19937_64 rng(9);
+  spreading_graphs g;
+  g.user_ids = {"u"};
+  for (std::uint32_t n : {2000u, 12000u, 20000u, 31000u}) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    std::vector<double> base(n);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      base[v] = static_cast<double>(rng() % 1000);
+      // Mostly the predecessor (long chains), sometimes a random earlier node (wide levels).
+      if (v > 0) edges.emplace_back(v, rng() % 4 ? v - 1 : static_cast<std::uint32_t>(rng() % v));
+    }
+    append_graph(g, "forest", base, std::vector<std::uint32_t>(n, 0), edges);
+  }
+  EXPECT_EQ(backward_gpu(g, gpu_variant::shared_pull).influence, backward_sequential(g).influence);
+}
+
+TEST(TwitterGpu, SessionSweepsTheChosenCategoriesOnly) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Large alone, then Small + Medium (the bench's per-category rows): after the first run the
+  // Large graphs' nodes are final; after the second, every node is.
+  const spreading_graphs g = testing::mixed_set(41);
+  const influence_result cpu = backward_sequential(g);
+  cuda::twitter_backward_session session(g);
+  EXPECT_GE(session.run(gpu_variant::shared_pull, 1u << static_cast<int>(graph_category::large)), 0.0);
+  const influence_result large = session.result();
+  std::uint64_t large_nodes = 0;
+  for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+    if (categorize(g.graph_size(t)) != graph_category::large) continue;
+    for (std::uint64_t i = g.graph_offsets[t]; i < g.graph_offsets[t + 1]; ++i, ++large_nodes) {
+      EXPECT_NEAR(large.influence[i], cpu.influence[i], 1e-12 * std::max(1.0, std::abs(cpu.influence[i]))) << i;
+    }
+  }
+  EXPECT_GT(large_nodes, 2000u);
+  session.run(gpu_variant::shared_pull, 0x7u);
+  EXPECT_EQ(mismatches(cpu, session.result(), "large, then small + medium"), 0u);
+  EXPECT_THROW(session.run(gpu_variant::shared_pull, 0u), config_error);
+  EXPECT_THROW(session.run(gpu_variant::shared_pull, 0x10u), config_error);
 }
 
 TEST(TwitterGpu, ForwardPhaseEqualsCpu) {
