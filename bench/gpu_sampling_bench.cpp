@@ -4,6 +4,10 @@
 // block rule is far below 8 bytes per examined edge). Prints its configuration and a markdown table.
 // Usage: gpu_sampling_bench GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64]
 //        [--traversals warp,fused,auto] [--cpu-threads T] [--check N]
+//        [--imm EPS,...] [--imm-runs R]
+// With --imm it instead runs IMM (k = 50, reused and fresh final sets) on the GPU collection R
+// times unprofiled and once profiled, and prints where the time went (cuda_collection_profile):
+// generate/select calls, sampler batches, index segments, traversal/store/index/greedy seconds.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -13,8 +17,11 @@
 
 #ifdef WF_HAVE_CUDA
 #include <cuda_runtime_api.h>
+
+#include "cuda/cuda_rr_collection.hpp"
 #endif
 
+#include "wildfire/algorithms/imm.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/graph/graph_loader.hpp"
@@ -77,13 +84,66 @@ double bytes_read_lower_bound(const wildfire::csr_graph& g, const wildfire::ic_b
   return bytes;
 }
 
+#ifdef WF_HAVE_CUDA
+/// IMM on the GPU collection: per eps and final-set mode, `runs` unprofiled runs (each on a new
+/// collection: upload excluded, as in gIM's timer) and one profiled run, as a markdown table.
+void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& params,
+                 const std::vector<std::string>& eps_list, int runs) {
+  using namespace wildfire;
+  std::printf("IMM k = 50 on the GPU (%s). Samp+Sel = sampling + selection seconds of the collection (graph on the "
+              "device). `profiled`: every part ends with a stream synchronisation, so the parts hold their own "
+              "kernels (the run is slightly slower). traversal = sampler kernels, store = staged sets into the "
+              "store, index = vertex-to-sets index segments, greedy = the rest of select.\n\n",
+              std::string(to_string(params.model)).c_str());
+  std::printf("| eps | final sets | run | theta | Samp+Sel ms | sampling ms | selection ms | generate calls | flushes | "
+              "sampler batches | selects | index segments | rebuilds | members indexed | traversal ms | store ms | "
+              "index ms | greedy ms | first seeds |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const auto& eps_text : eps_list) {
+    for (const bool reuse : {true, false}) {
+      for (int run = 0; run <= runs; ++run) {
+        const bool profiled = run == runs;
+        backend_config config;
+        config.device = device_kind::gpu;
+        auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+        cuda::set_profiling(*gpu, profiled);
+        imm_options options;
+        options.k = 50;
+        options.epsilon = std::stod(eps_text);
+        options.reuse_rrsets = reuse;
+        const imm_result r = run_imm(*gpu, g.num_vertices, options);
+        const collection_stats s = gpu->stats();
+        const cuda::cuda_collection_profile p = cuda::profile_of(*gpu);
+        std::string seeds;
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, r.selection.seeds.size()); ++i) {
+          if (i > 0) seeds.push_back(' ');
+          seeds.append(std::to_string(r.selection.seeds[i]));
+        }
+        std::printf("| %s | %s | %s | %llu | %.2f | %.2f | %.2f | %llu | %llu | %llu | %llu | %llu | %llu | %llu | "
+                    "%.2f | %.2f | %.2f | %.2f | %s |\n",
+                    eps_text.c_str(), reuse ? "reused" : "fresh",
+                    profiled ? "profiled" : std::to_string(run + 1).c_str(), static_cast<unsigned long long>(r.theta),
+                    1e3 * (s.sampling_seconds + s.selection_seconds), 1e3 * s.sampling_seconds,
+                    1e3 * s.selection_seconds, static_cast<unsigned long long>(p.generate_calls),
+                    static_cast<unsigned long long>(p.sample_flushes), static_cast<unsigned long long>(p.sample_batches),
+                    static_cast<unsigned long long>(p.select_calls), static_cast<unsigned long long>(p.index_segments),
+                    static_cast<unsigned long long>(p.index_rebuilds), static_cast<unsigned long long>(p.members_indexed),
+                    1e3 * p.traversal_seconds, 1e3 * p.store_seconds, 1e3 * p.index_seconds, 1e3 * p.greedy_seconds,
+                    seeds.c_str());
+        std::fflush(stdout);
+      }
+    }
+  }
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace wildfire;
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64] "
-                 "[--traversals warp,fused] [--cpu-threads T] [--check N]\n", argv[0]);
+                 "[--traversals warp,fused] [--cpu-threads T] [--check N] [--imm EPS,...] [--imm-runs R]\n", argv[0]);
     return 2;
   }
   graph_load_options options;
@@ -94,6 +154,8 @@ int main(int argc, char** argv) {
   std::string traversals_text = "warp,fused";
   int cpu_threads = 0;
   std::uint64_t check = 2000;
+  std::string imm_eps;
+  int imm_runs = 3;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
@@ -104,6 +166,8 @@ int main(int argc, char** argv) {
     else if (flag == "--traversals") traversals_text = value;
     else if (flag == "--cpu-threads") cpu_threads = std::stoi(value);
     else if (flag == "--check") check = std::stoull(value);
+    else if (flag == "--imm") imm_eps = value;
+    else if (flag == "--imm-runs") imm_runs = std::stoi(value);
   }
   try {
     const auto load_start = std::chrono::steady_clock::now();
@@ -112,6 +176,17 @@ int main(int argc, char** argv) {
     sampling_params params;
     params.model = parse_diffusion_model(model_text);
     params.seed = 1;
+    if (!imm_eps.empty()) {
+      std::printf("# gpu_sampling_bench --imm\n\ngraph %s, n %u, m %llu, weights %s, model %s, seed %llu, commit %s, "
+                  "load %.2f s\n\n",
+                  options.path.c_str(), g.num_vertices, static_cast<unsigned long long>(g.num_edges),
+                  options.weights.c_str(), model_text.c_str(), static_cast<unsigned long long>(params.seed), git_commit,
+                  load_seconds);
+#ifdef WF_HAVE_CUDA
+      if (gpu_available()) imm_profile(g, params, split(imm_eps), imm_runs);
+#endif
+      return 0;
+    }
     const double bandwidth = copy_bandwidth();
     std::printf("# gpu_sampling_bench\n\ngraph %s, n %u, m %llu, weights %s, model %s, sets %llu, seed %llu, "
                 "commit %s, load %.2f s, device-to-device copy bandwidth %.0f GB/s\n\n",

@@ -61,6 +61,12 @@ for model in IC LT; do
     done
   done
 done
+echo "== IMM profile, soc-Epinions1 WC IC k=50 eps=0.05: where the milliseconds go ($(elapsed) s)"
+# Three unprofiled runs per mode (first one cold), then one with a stream synchronisation after
+# every part: generate/select calls, sampler batches, index segments, traversal/store/index/greedy.
+timeout 60 $build/bench/gpu_sampling_bench "$data/soc-Epinions1.txt.gz" --imm 0.05,0.1 --imm-runs 3 \
+  > "$out/imm_profile_epinions.md" 2> "$out/imm_profile_epinions.err"
+echo "exit $?"; cat "$out/imm_profile_epinions.md"; tail -3 "$out/imm_profile_epinions.err"
 echo "== sampling throughput, soc-Epinions1 WC IC: warp, fused, auto ($(elapsed) s)"
 timeout 40 $build/bench/gpu_sampling_bench "$data/soc-Epinions1.txt.gz" --sets 1000000 --colours 32,64 \
   --traversals warp,fused,auto --cpu-threads 16 > "$out/sampling_epinions.md" 2> "$out/sampling_epinions.err"
@@ -80,6 +86,11 @@ for big in lj orkut; do
       done
     done
   done
+  if have_time $((budget - 100)); then
+    timeout 40 $build/bench/gpu_sampling_bench "$out/graphs/${big}_like.wfg" --imm 0.05 --imm-runs 1 \
+      > "$out/imm_profile_${big}.md" 2> "$out/imm_profile_${big}.err"
+    echo "profile exit $?"; cat "$out/imm_profile_${big}.md"; tail -3 "$out/imm_profile_${big}.err"
+  fi
   # The headline run on the CPU too (same seeds expected).
   have_time $((budget - 90)) && imm "${big}_IC_0.05_reuse_cpu" "$out/graphs/${big}_like.wfg" 30 -d IC -e 0.05 --device cpu -p 16 --reuse-rrsets
   rm -f "$out/graphs/${big}_like.wfg"

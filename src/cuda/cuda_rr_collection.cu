@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <limits>
 #include <optional>
@@ -96,41 +97,32 @@ class cuda_rr_collection final : public rr_collection {
                "the streamed representation holds single-round sets");
     if (params.rounds > 1) representation_ = rr_representation::flat;
     if (representation_ == rr_representation::streamed) start_streaming();
+    const char* profile = std::getenv("WF_CUDA_PROFILE");
+    set_profiling(profile != nullptr && std::string(profile) == "1");
   }
 
   void generate(std::uint64_t first_id, std::uint64_t count) override {
-    const auto start = std::chrono::steady_clock::now();
-    if (count > 0) {
-      if (!ranges_.empty() && ranges_.back().first + ranges_.back().second == first_id) {
-        ranges_.back().second += count;
+    ++profile_.generate_calls;
+    if (count == 0) return;
+    // Recorded now, sampled by the next call that reads the sets (flush).
+    for (auto* list : {&ranges_, &pending_}) {
+      if (!list->empty() && list->back().first + list->back().second == first_id) {
+        list->back().second += count;
       } else {
-        ranges_.emplace_back(first_id, count);
+        list->emplace_back(first_id, count);
       }
     }
-    if (!streamed_) {
-      if (!use_fused_.has_value() && count > 0) {
-        const std::uint64_t pilot = std::min(count, pilot_samples);
-        sample_into(store_, first_id, pilot);
-        first_id += pilot;
-        count -= pilot;
-      }
-      if (representation_ == rr_representation::automatic && count > 0 && flat_would_overflow(count)) {
-        start_streaming();
-      }
-    }
-    if (streamed_) {
-      stream_generate(first_id, count);
-    } else {
-      sample_into(store_, first_id, count);
-    }
-    ++version_;
-    sampling_seconds_ += seconds_since(start);
+    pending_sets_ += count;
   }
 
-  std::uint64_t size() const override { return streamed_ ? stream_sets_ : store_.num_sets(); }
-  std::uint64_t num_members() const override { return streamed_ ? stream_members_ : store_.num_members(); }
+  std::uint64_t size() const override { return (streamed_ ? stream_sets_ : store_.num_sets()) + pending_sets_; }
+  std::uint64_t num_members() const override {
+    flush_const();
+    return streamed_ ? stream_members_ : store_.num_members();
+  }
 
   void clear() override {
+    flush();  // the counters count every requested set
     selector_.drop_index();
     store_.clear();
     ranges_.clear();
@@ -139,14 +131,17 @@ class cuda_rr_collection final : public rr_collection {
       stream_members_ = 0;
       WF_CUDA_CHECK(cudaMemsetAsync(stream_counts_.data(), 0, stream_counts_.bytes(), stream_.get()));
     }
-    ++version_;
+    ++store_epoch_;
   }
 
   coverage_selection select(std::uint32_t k, bool with_upper_bound) override {
+    flush();
     const auto start = std::chrono::steady_clock::now();
+    ++profile_.select_calls;
+    const double index_before = selector_.index_seconds();
     coverage_selection result = streamed_ ? streamed_select(k, with_upper_bound)
-                                          : selector_.select(store_, version_, k, 1, with_upper_bound);
-    selection_seconds_ += seconds_since(start);
+                                          : selector_.select(store_, store_epoch_, k, 1, with_upper_bound);
+    account_selection(start, index_before);
     return result;
   }
 
@@ -155,14 +150,18 @@ class cuda_rr_collection final : public rr_collection {
     WF_EXPECTS(num_vertices == graph_.num_vertices(), "num_vertices", "does not match the collection's graph");
     WF_EXPECTS(rounds == params_.rounds, "--rounds",
                "the collection holds " + std::to_string(params_.rounds) + "-round sets, not " + std::to_string(rounds));
+    flush();
     if (streamed_) return select(k_per_round, false);  // single round: equal to select (see rr_collection.hpp)
     const auto start = std::chrono::steady_clock::now();
-    coverage_selection result = selector_.select(store_, version_, k_per_round, rounds);
-    selection_seconds_ += seconds_since(start);
+    ++profile_.select_calls;
+    const double index_before = selector_.index_seconds();
+    coverage_selection result = selector_.select(store_, store_epoch_, k_per_round, rounds);
+    account_selection(start, index_before);
     return result;
   }
 
   std::uint64_t coverage(std::span<const std::uint32_t> seeds) override {
+    flush();
     if (!streamed_) return selector_.coverage(store_, seeds);
     std::uint64_t covered = 0;
     for_each_chunk(0, stream_sets_, [&] { covered += selector_.coverage(chunk_, seeds); });
@@ -171,6 +170,7 @@ class cuda_rr_collection final : public rr_collection {
   }
 
   rr_sets copy_sets(std::uint64_t first, std::uint64_t count) const override {
+    flush_const();
     WF_EXPECTS(first + count <= size(), "count", "copy_sets asks for sets beyond those held");
     if (streamed_) {
       // Regeneration writes only scratch storage: the held sets, as observed, do not change.
@@ -193,6 +193,7 @@ class cuda_rr_collection final : public rr_collection {
   }
 
   collection_stats stats() const override {
+    flush_const();
     collection_stats s;
     s.sets_generated = sets_generated();
     s.members_generated = members_generated_;
@@ -211,7 +212,63 @@ class cuda_rr_collection final : public rr_collection {
     return s;
   }
 
+ public:
+  cuda_collection_profile profile() const {
+    cuda_collection_profile p = profile_;
+    p.index_segments = selector_.segments_built();
+    p.index_rebuilds = selector_.full_rebuilds();
+    p.members_indexed = selector_.members_indexed();
+    p.index_seconds = selector_.index_seconds();
+    p.profiling = profiling_;
+    return p;
+  }
+  void set_profiling(bool on) noexcept {
+    profiling_ = on;
+    selector_.set_profiling(on);
+  }
+
  private:
+  /// Samples the requested ids not sampled yet, range by range in request order.
+  void flush() {
+    if (pending_.empty()) return;
+    const auto start = std::chrono::steady_clock::now();
+    ++profile_.sample_flushes;
+    const auto work = std::move(pending_);
+    pending_.clear();
+    pending_sets_ = 0;
+    for (const auto& [first_id, count] : work) sample_range(first_id, count);
+    sampling_seconds_ += seconds_since(start);
+  }
+  /// flush() for the const readers: sampling what was requested does not change the held sets
+  /// as observed through the interface (size() already counts them).
+  void flush_const() const { const_cast<cuda_rr_collection*>(this)->flush(); }
+
+  void sample_range(std::uint64_t first_id, std::uint64_t count) {
+    if (!streamed_) {
+      if (!use_fused_.has_value() && count > 0) {
+        const std::uint64_t pilot = std::min(count, pilot_samples);
+        sample_into(store_, first_id, pilot);
+        first_id += pilot;
+        count -= pilot;
+      }
+      if (representation_ == rr_representation::automatic && count > 0 && flat_would_overflow(count)) {
+        start_streaming();
+      }
+    }
+    if (streamed_) {
+      stream_generate(first_id, count);
+    } else {
+      sample_into(store_, first_id, count);
+    }
+  }
+
+  void account_selection(std::chrono::steady_clock::time_point start, double index_before) {
+    const double seconds = seconds_since(start);
+    const double index = selector_.index_seconds() - index_before;
+    selection_seconds_ += seconds;
+    profile_.greedy_seconds += std::max(0.0, seconds - index);
+  }
+
   static double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
@@ -238,7 +295,11 @@ class cuda_rr_collection final : public rr_collection {
                                                  stream_.get());
       }
       const std::uint64_t before = target.num_members();
+      const auto start = std::chrono::steady_clock::now();
       fused_->sample(first_id, count, target);
+      if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      profile_.traversal_seconds += seconds_since(start);
+      ++profile_.sample_batches;
       members_generated_ += target.num_members() - before;
       sets_generated_ += count;
     } else {
@@ -251,10 +312,14 @@ class cuda_rr_collection final : public rr_collection {
   }
 
   /// True when `count` more sets of the mean size so far would not fit flat: members, their
-  /// vertex-to-sets index (the same size) and half again for the store's geometric growth.
+  /// vertex-to-sets index (the same size) and half again for the store's geometric growth, plus
+  /// the offsets of the index's segments at their most.
   bool flat_would_overflow(std::uint64_t count) const noexcept {
     const double members = static_cast<double>(store_.num_members()) + mean_set_size() * static_cast<double>(count);
-    const double needed = members * sizeof(std::uint32_t) * 2.5 + static_cast<double>(store_.num_sets() + count) * 9.0;
+    const double segment_offsets = static_cast<double>(device_max_coverage::max_index_segments) *
+                                   (static_cast<double>(graph_.num_vertices()) + 1.0) * sizeof(std::uint64_t);
+    const double needed = members * sizeof(std::uint32_t) * 2.5 + static_cast<double>(store_.num_sets() + count) * 9.0 +
+                          segment_offsets;
     return needed > static_cast<double>(budget_.available_bytes() + store_.bytes());
   }
 
@@ -379,8 +444,14 @@ class cuda_rr_collection final : public rr_collection {
       const std::uint64_t batch = std::min(warp_batch_samples, count - done);
       const double expected = sets_generated_ == 0 ? 8.0 : static_cast<double>(members_generated_) / sets_generated_;
       const std::uint64_t before = target.num_members();
-      warp_->sample(first_id + done, batch, expected, staging_);
+      const auto start = std::chrono::steady_clock::now();
+      warp_->sample(first_id + done, batch, expected, staging_);  // ends synchronised
+      const auto sampled = std::chrono::steady_clock::now();
       target.append_staged(staging_, stream_.get());
+      if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      profile_.traversal_seconds += std::chrono::duration<double>(sampled - start).count();
+      profile_.store_seconds += seconds_since(sampled);
+      ++profile_.sample_batches;
       members_generated_ += target.num_members() - before;
       sets_generated_ += batch;
       done += batch;
@@ -410,7 +481,11 @@ class cuda_rr_collection final : public rr_collection {
   std::unique_ptr<warp_sampler> warp_;
   std::unique_ptr<fused_sampler> fused_;
   std::optional<bool> use_fused_;
-  std::uint64_t version_ = 0;
+  std::uint64_t store_epoch_ = 0;                // changes when store_'s sets change other than by appends
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pending_;  // (first id, count) requested, not sampled
+  std::uint64_t pending_sets_ = 0;
+  cuda_collection_profile profile_;
+  bool profiling_ = false;
   std::uint64_t sets_generated_ = 0;
   std::uint64_t members_generated_ = 0;
   double sampling_seconds_ = 0;
@@ -427,6 +502,18 @@ std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& con
 std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
                                                        const sampling_params& params, rr_representation representation) {
   return std::make_unique<cuda_rr_collection>(config, graph, params, representation);
+}
+
+cuda_collection_profile profile_of(const rr_collection& collection) {
+  const auto* cuda = dynamic_cast<const cuda_rr_collection*>(&collection);
+  WF_EXPECTS(cuda != nullptr, "collection", "not a CUDA rr_collection");
+  return cuda->profile();
+}
+
+void set_profiling(rr_collection& collection, bool on) {
+  auto* cuda = dynamic_cast<cuda_rr_collection*>(&collection);
+  WF_EXPECTS(cuda != nullptr, "collection", "not a CUDA rr_collection");
+  cuda->set_profiling(on);
 }
 
 }  // namespace wildfire::cuda

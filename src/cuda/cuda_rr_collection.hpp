@@ -17,6 +17,11 @@ namespace wildfire::cuda {
 /// graph is uploaded once, here; `graph` must outlive the collection. Throws config_error for bad
 /// parameters, resource_error when the graph or the sets cannot fit `config.memory_budget_bytes`
 /// (0: the free device memory), cuda_error for a failing runtime call. Blocks.
+/// generate() only records the requested ids; they are sampled together, in as few batches as
+/// the memory allows, by the next call that reads the sets (select, coverage, copy_sets,
+/// num_members, stats, clear), so an algorithm that grows the collection in slices pays the
+/// per-batch costs (launch, host synchronisation, store growth) once per read, not per slice.
+/// The sets are the same; only the point where sampling errors surface moves to that call.
 std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
                                                        const sampling_params& params);
 
@@ -32,5 +37,30 @@ enum class rr_representation { automatic, flat, streamed };
 
 std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
                                                        const sampling_params& params, rr_representation representation);
+
+/// Where a CUDA collection's time went (benchmarks; docs/gpu.md). The counts are always kept. The
+/// seconds are host wall-clock; with profiling on, each part ends with a stream synchronisation so
+/// that it holds its own kernels (slightly slower overall); with it off, asynchronous work shows up
+/// in the part that next waits for the stream.
+struct cuda_collection_profile {
+  std::uint64_t generate_calls = 0;    // rr_collection::generate calls
+  std::uint64_t sample_flushes = 0;    // times the deferred requests were sampled (see generate)
+  std::uint64_t sample_batches = 0;    // sampler launches: warp batches and fused calls
+  std::uint64_t select_calls = 0;      // select and select_per_round
+  std::uint64_t index_segments = 0;    // vertex-to-sets index segments built
+  std::uint64_t index_rebuilds = 0;    // index rebuilt from scratch while segments were held
+  std::uint64_t members_indexed = 0;   // member-to-index scatters, over all segments
+  double traversal_seconds = 0;        // sampler kernels (warp or fused, retries included)
+  double store_seconds = 0;            // staged sets into the store (scan, gather, per-set sort)
+  double index_seconds = 0;            // index updates inside select
+  double greedy_seconds = 0;           // the rest of select: greedy steps and the result copy
+  bool profiling = false;
+};
+
+/// The profile of a collection made by make_cuda_rr_collection; throws config_error for another.
+cuda_collection_profile profile_of(const rr_collection& collection);
+/// Turns profiling on or off (also on from construction when the environment sets
+/// WF_CUDA_PROFILE=1); throws config_error for a collection not made here.
+void set_profiling(rr_collection& collection, bool on);
 
 }  // namespace wildfire::cuda

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <limits>
 #include <vector>
 
@@ -36,48 +37,79 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
   sorted_counts_ = device_buffer<std::uint32_t>(budget, n, "sorted coverage counts");
-  index_offsets_ = device_buffer<std::uint64_t>(budget, n + 1, "vertex-to-sets offsets");
   flags_ = device_buffer<std::uint8_t>(budget, n, "vertex flags");
 }
 
 void device_max_coverage::drop_index() noexcept {
-  index_sets_.reset();
+  segments_.clear();
   covered_.reset();
-  index_version_ = ~0ULL;
+  index_epoch_ = ~0ULL;
+  indexed_sets_ = 0;
+  indexed_members_ = 0;
 }
 
-void device_max_coverage::build_index(const rr_store& store) {
-  const std::uint64_t sets = store.num_sets();
-  const std::uint64_t members = store.num_members();
-  index_sets_.reset();
-  index_sets_ = device_buffer<std::uint32_t>(*budget_, members, "vertex-to-sets index");
-  grow_buffer(covered_, *budget_, std::max<std::uint64_t>(sets, 1), 0, stream_, "covered flags");
-  WF_CUDA_CHECK(cudaMemsetAsync(base_counts_.data(), 0, base_counts_.bytes(), stream_));
+void device_max_coverage::update_index(const rr_store& store, std::uint64_t store_epoch) {
+  static_assert(max_index_segments == kernels::max_segments, "the kernels' segment table has max_index_segments");
+  const bool same = index_epoch_ == store_epoch && store.num_sets() >= indexed_sets_ &&
+                    store.num_members() >= indexed_members_;
+  if (same && store.num_sets() == indexed_sets_) return;
+  if (!same || segments_.size() >= max_index_segments) {
+    // Free the old lists first: the rebuilt index needs their room.
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // no kernel of this stream still reads them
+    if (!segments_.empty()) ++full_rebuilds_;
+    drop_index();
+  }
+  index_epoch_ = store_epoch;
+  grow_buffer(covered_, *budget_, std::max<std::uint64_t>(store.num_sets(), 1), 0, stream_, "covered flags");
+  if (indexed_sets_ == 0) WF_CUDA_CHECK(cudaMemsetAsync(base_counts_.data(), 0, base_counts_.bytes(), stream_));
+  add_segment(store);
+}
+
+void device_max_coverage::add_segment(const rr_store& store) {
+  const std::uint64_t first_set = indexed_sets_;
+  const std::uint64_t sets = store.num_sets() - first_set;
+  const std::uint64_t members = store.num_members() - indexed_members_;
+  index_segment segment;
+  segment.offsets = device_buffer<std::uint64_t>(*budget_, std::uint64_t{n_} + 1, "vertex-to-sets offsets");
+  segment.sets = device_buffer<std::uint32_t>(*budget_, members, "vertex-to-sets index");
+  // The working counts hold the segment's counts, then serve as its scatter cursors.
+  WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
   if (members > 0) {
-    kernels::count_members<<<blocks_for(members), kernels::cover_block_threads, 0, stream_>>>(store.members(), members,
-                                                                                            base_counts_.data());
+    kernels::count_members<<<blocks_for(members), kernels::cover_block_threads, 0, stream_>>>(
+        store.members() + indexed_members_, members, counts_.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
-  // index_offsets = exclusive scan of the counts, accumulated in 64 bits; [n] is the total.
-  std::size_t bytes = 0;
-  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, base_counts_.data(), index_offsets_.data(), plus_u64{},
-                                               std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
-  grow_buffer(scratch_, *budget_, std::max<std::size_t>(bytes, 1), 0, stream_, "CUB scan scratch");
-  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch_.data(), bytes, base_counts_.data(), index_offsets_.data(),
-                                               plus_u64{}, std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
-  const std::uint64_t total = members;
-  WF_CUDA_CHECK(cudaMemcpyAsync(index_offsets_.data() + n_, &total, sizeof(total), cudaMemcpyHostToDevice, stream_));
+  if (n_ > 0) {
+    kernels::add_counts<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(counts_.data(), n_,
+                                                                                     base_counts_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+    // offsets = exclusive scan of the segment's counts, accumulated in 64 bits; [n] is the total.
+    std::size_t bytes = 0;
+    WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, counts_.data(), segment.offsets.data(), plus_u64{},
+                                                 std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
+    grow_buffer(scratch_, *budget_, std::max<std::size_t>(bytes, 1), 0, stream_, "CUB scan scratch");
+    WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch_.data(), bytes, counts_.data(), segment.offsets.data(),
+                                                 plus_u64{}, std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
+    kernels::close_offsets<<<1, 32, 0, stream_>>>(counts_.data(), n_, segment.offsets.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  } else {
+    WF_CUDA_CHECK(cudaMemsetAsync(segment.offsets.data(), 0, sizeof(std::uint64_t), stream_));
+  }
   if (members > 0) {
-    // The working counts double as the scatter cursors here.
     WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
     kernels::scatter_index<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
-        store.offsets(), store.members(), sets, index_offsets_.data(), counts_.data(), index_sets_.data());
+        store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
+        segment.sets.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
-  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // `total` is a host variable
+  segments_.push_back(std::move(segment));
+  indexed_sets_ = store.num_sets();
+  indexed_members_ = store.num_members();
+  ++segments_built_;
+  members_indexed_ += members;
 }
 
-coverage_selection device_max_coverage::select(const rr_store& store, std::uint64_t store_version, std::uint32_t k,
+coverage_selection device_max_coverage::select(const rr_store& store, std::uint64_t store_epoch, std::uint32_t k,
                                                std::uint32_t rounds, bool want_bound,
                                                std::span<const std::uint32_t> preselected) {
   WF_EXPECTS(k >= 1, "-k", "k must be at least 1");
@@ -85,9 +117,15 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
              "the universe must hold the same number of elements in every round");
   WF_EXPECTS(store.num_sets() < std::numeric_limits<std::uint32_t>::max(), "theta",
              "at most 2^32 - 2 RR sets can be selected over");
-  if (index_version_ != store_version) {
-    build_index(store);
-    index_version_ = store_version;
+  const auto index_start = std::chrono::steady_clock::now();
+  update_index(store, store_epoch);
+  if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  index_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - index_start).count();
+  kernels::index_segments index{};
+  index.count = static_cast<unsigned>(segments_.size());
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    index.offsets[i] = segments_[i].offsets.data();
+    index.sets[i] = segments_[i].sets.data();
   }
   WF_EXPECTS(preselected.empty() || (rounds == 1 && preselected.size() <= std::min<std::uint64_t>(k, n_)), "preselected",
              "preselected seeds need one round and at most k of them");
@@ -151,7 +189,7 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
     // it (a grid sized by the number of sets would spend most of the step scheduling idle blocks).
     kernels::cover_sets<<<std::min(blocks_for(store.num_sets() * 32), cover_grid_), kernels::cover_block_threads, 0,
                           stream_>>>(
-        best + step, index_offsets_.data(), index_sets_.data(), store.offsets(), store.members(), covered_.data(),
+        best + step, index, store.offsets(), store.members(), covered_.data(),
         counts_.data(), flags_.data(), round_used_.data(), per_round, gained + step);
     WF_CUDA_CHECK(cudaGetLastError());
   }

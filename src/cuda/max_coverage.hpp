@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "cuda/device_memory.hpp"
 #include "cuda/rr_batch.hpp"
@@ -23,13 +24,16 @@ class device_max_coverage {
   /// min(k * rounds, universe) seeds, ties to the lowest id; once nothing adds coverage the
   /// lowest unselected ids with budget left follow with gain 0. With one round the OPIM-C bound
   /// is computed when `want_bound`; otherwise (and always with several rounds, as on the CPU) it
-  /// is the number of sets. The element-to-sets index is rebuilt only when the store changed
-  /// (`store_version`). Blocks once, at the end.
+  /// is the number of sets. The element-to-sets index is kept across calls while the store only
+  /// grows by appends under the same `store_epoch` (the caller changes the epoch whenever held
+  /// sets change otherwise): the sets appended since the last call are indexed as a new segment
+  /// (their members counted and scattered once), up to max_index_segments, after which the index
+  /// is rebuilt as one segment. Blocks once, at the end.
   /// `preselected` (one round only): seeds already chosen by the caller, whose sets the store no
   /// longer holds (the streamed representation's residual); they are never picked again, the
   /// greedy runs the remaining min(k, universe) - preselected.size() steps, and the result lists
   /// only those steps (the bound's top-k still sums k counts).
-  coverage_selection select(const rr_store& store, std::uint64_t store_version, std::uint32_t k,
+  coverage_selection select(const rr_store& store, std::uint64_t store_epoch, std::uint32_t k,
                             std::uint32_t rounds = 1, bool want_bound = true,
                             std::span<const std::uint32_t> preselected = {});
 
@@ -39,17 +43,45 @@ class device_max_coverage {
   /// Frees the index (the store is about to change or be cleared).
   void drop_index() noexcept;
 
+  /// Work counters, for profiles (cuda_rr_collection.hpp).
+  std::uint64_t segments_built() const noexcept { return segments_built_; }
+  std::uint64_t full_rebuilds() const noexcept { return full_rebuilds_; }
+  std::uint64_t members_indexed() const noexcept { return members_indexed_; }
+  /// Seconds spent bringing the index up to date in select(); exact only with profiling on,
+  /// which synchronises the stream after each update (else the kernels run on asynchronously).
+  double index_seconds() const noexcept { return index_seconds_; }
+  void set_profiling(bool on) noexcept { profiling_ = on; }
+
+  /// Segments of the index before it is rebuilt as one (each costs an (n + 1)-entry offset array
+  /// and a list read per greedy step).
+  static constexpr std::uint32_t max_index_segments = 8;
+
  private:
-  void build_index(const rr_store& store);
+  /// Brings the index up to the store's sets: a new segment for the sets appended since the last
+  /// call, or a rebuild from scratch when the epoch changed, the store shrank or the segments are
+  /// used up. Asynchronous on the stream.
+  void update_index(const rr_store& store, std::uint64_t store_epoch);
+  void add_segment(const rr_store& store);
+
+  struct index_segment {
+    device_buffer<std::uint64_t> offsets;  // n + 1: vertex v's sets are sets[offsets[v] .. offsets[v+1])
+    device_buffer<std::uint32_t> sets;     // ids of the store's sets (not segment-local)
+  };
 
   std::uint32_t n_;
   unsigned cover_grid_ = 1;  // blocks of a cover step
   memory_budget* budget_;
   cudaStream_t stream_;
-  std::uint64_t index_version_ = ~0ULL;
+  std::uint64_t index_epoch_ = ~0ULL;
+  std::uint64_t indexed_sets_ = 0;             // the store's sets [0, indexed_sets_) are indexed
+  std::uint64_t indexed_members_ = 0;
+  std::vector<index_segment> segments_;        // over consecutive ranges of sets, in order
+  std::uint64_t segments_built_ = 0;
+  std::uint64_t full_rebuilds_ = 0;
+  std::uint64_t members_indexed_ = 0;
+  double index_seconds_ = 0;
+  bool profiling_ = false;
   device_buffer<std::uint32_t> base_counts_;   // n: sets holding each vertex
-  device_buffer<std::uint64_t> index_offsets_; // n + 1
-  device_buffer<std::uint32_t> index_sets_;    // members of the store
   device_buffer<std::uint32_t> counts_;        // n, working copy
   device_buffer<std::uint32_t> sorted_counts_; // n
   device_buffer<std::uint8_t> covered_;        // per set

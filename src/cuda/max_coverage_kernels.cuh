@@ -20,17 +20,39 @@ __global__ void count_members(const std::uint32_t* members, std::uint64_t num_me
   for (std::uint64_t i = first_thread(); i < num_members; i += grid_threads()) atomicAdd(counts + members[i], 1U);
 }
 
-/// Warp per set: appends the set's id to the index list of each member.
-__global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t num_sets,
-                              const std::uint64_t* index_offsets, std::uint32_t* cursor, std::uint32_t* index_sets) {
+/// Warp per set of sets[first_set, first_set + num_sets) of the store: appends the set's id to
+/// the segment's list of each member. `offsets` is the store's (absolute member positions).
+__global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t first_set,
+                              std::uint64_t num_sets, const std::uint64_t* index_offsets, std::uint32_t* cursor,
+                              std::uint32_t* index_sets) {
   const unsigned lane = threadIdx.x & 31;
-  for (std::uint64_t s = first_thread() >> 5; s < num_sets; s += grid_threads() >> 5) {
+  for (std::uint64_t i = first_thread() >> 5; i < num_sets; i += grid_threads() >> 5) {
+    const std::uint64_t s = first_set + i;
     for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) {
       const std::uint32_t v = members[j];
       index_sets[index_offsets[v] + atomicAdd(cursor + v, 1U)] = static_cast<std::uint32_t>(s);
     }
   }
 }
+
+/// index_offsets[n] = index_offsets[n - 1] + counts[n - 1] (n >= 1): closes an exclusive scan on
+/// the device, so no host round trip is needed for the total. One thread.
+__global__ void close_offsets(const std::uint32_t* counts, std::uint32_t n, std::uint64_t* index_offsets) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) index_offsets[n] = index_offsets[n - 1] + counts[n - 1];
+}
+
+/// total[v] += part[v].
+__global__ void add_counts(const std::uint32_t* part, std::uint32_t n, std::uint32_t* total) {
+  for (std::uint64_t v = first_thread(); v < n; v += grid_threads()) total[v] += part[v];
+}
+
+/// The segments of the vertex-to-sets index, passed by value to each cover step.
+inline constexpr unsigned max_segments = 8;
+struct index_segments {
+  const std::uint64_t* offsets[max_segments];
+  const std::uint32_t* sets[max_segments];
+  unsigned count;
+};
 
 /// best = max over eligible v (unselected, its round's budget not spent) of (counts[v] << 32 | ~v):
 /// the largest count, lowest id on ties; stays 0 when no element is eligible.
@@ -58,12 +80,13 @@ __device__ __forceinline__ bool decode_best(unsigned long long packed, std::uint
   return true;
 }
 
-/// Warp per set in the chosen vertex's index list: a set not yet covered becomes covered and the
-/// counts of its members drop by one. `gained` counts the newly covered sets.
-__global__ void cover_sets(const unsigned long long* best, const std::uint64_t* index_offsets,
-                           const std::uint32_t* index_sets, const std::uint64_t* offsets, const std::uint32_t* members,
-                           std::uint8_t* covered, std::uint32_t* counts, std::uint8_t* selected,
-                           std::uint32_t* round_used, std::uint32_t per_round, unsigned long long* gained) {
+/// Warp per set in the chosen vertex's index lists (one per segment): a set not yet covered
+/// becomes covered and the counts of its members drop by one. `gained` counts the newly covered
+/// sets. The order in which sets are visited does not change the counts or the gain.
+__global__ void cover_sets(const unsigned long long* best, index_segments index, const std::uint64_t* offsets,
+                           const std::uint32_t* members, std::uint8_t* covered, std::uint32_t* counts,
+                           std::uint8_t* selected, std::uint32_t* round_used, std::uint32_t per_round,
+                           unsigned long long* gained) {
   std::uint32_t v = 0;
   if (!decode_best(*best, v)) return;
   if (first_thread() == 0) {
@@ -71,20 +94,24 @@ __global__ void cover_sets(const unsigned long long* best, const std::uint64_t* 
     ++round_used[v / per_round];
   }
   const unsigned lane = threadIdx.x & 31;
-  const std::uint64_t begin = index_offsets[v];
-  const std::uint64_t end = index_offsets[v + 1];
   unsigned long long newly = 0;
-  for (std::uint64_t i = begin + (first_thread() >> 5); i < end; i += grid_threads() >> 5) {
-    const std::uint32_t s = index_sets[i];
-    // A set occurs once in v's list, so no other warp of this step touches covered[s].
-    const bool fresh = covered[s] == 0;
-    __syncwarp();
-    if (!fresh) continue;
-    if (lane == 0) {
-      covered[s] = 1;
-      ++newly;
+  for (unsigned seg = 0; seg < index.count && seg < max_segments; ++seg) {
+    const std::uint64_t begin = index.offsets[seg][v];
+    const std::uint64_t end = index.offsets[seg][v + 1];
+    const std::uint32_t* sets = index.sets[seg];
+    for (std::uint64_t i = begin + (first_thread() >> 5); i < end; i += grid_threads() >> 5) {
+      const std::uint32_t s = sets[i];
+      // A set occurs once in v's lists (segments hold disjoint sets), so no other warp of this
+      // step touches covered[s].
+      const bool fresh = covered[s] == 0;
+      __syncwarp();
+      if (!fresh) continue;
+      if (lane == 0) {
+        covered[s] = 1;
+        ++newly;
+      }
+      for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) atomicSub(counts + members[j], 1U);
     }
-    for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) atomicSub(counts + members[j], 1U);
   }
   if (lane == 0 && newly != 0) atomicAdd(gained, newly);
 }

@@ -1,0 +1,178 @@
+// The CUDA collection's incremental paths against the CPU, exactly: generate requests deferred to
+// the next read (many small slices give the same sets as the reference), the vertex-to-sets index
+// grown by one segment per select while the store only grows (and rebuilt past the segment limit
+// or after clear), and IMM end to end on the GPU against the CPU backend (same seeds, theta,
+// coverage), fresh and reused final sets. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_graphs.hpp"
+#include "reference/rr_reference.hpp"
+#include "wildfire/algorithms/imm.hpp"
+#include "wildfire/backend.hpp"
+#include "wildfire/selection/max_coverage.hpp"
+
+namespace wildfire {
+namespace {
+
+backend_config gpu_config() {
+  backend_config config;
+  config.device = device_kind::gpu;
+  return config;
+}
+
+/// The GPU greedy over everything the collection holds equals the CPU greedy over its sets.
+void expect_greedy_equals_cpu(rr_collection& gpu, std::uint32_t universe, std::uint32_t k, bool bound,
+                              const std::string& where) {
+  const rr_sets sets = gpu.copy_sets(0, gpu.size());
+  max_coverage_options options;
+  options.k = k;
+  options.universe = universe;
+  options.upper_bound = bound;
+  const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
+  const coverage_selection got = gpu.select(k, bound);
+  EXPECT_EQ(got.seeds, want.seeds) << where;
+  EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << where;
+  EXPECT_EQ(got.covered, want.covered) << where;
+  if (bound) EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << where;
+}
+
+TEST(CudaIncremental, DeferredSlicesEqualReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = test::hub_graph(3000, false);
+  sampling_params params;
+  params.seed = 31;
+  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+  // 40 slices of 1,000 ids from id 5, then a gap and a slice: sizes count them before sampling.
+  std::uint64_t next = 5;
+  for (int i = 0; i < 40; ++i) {
+    gpu->generate(next, 1000);
+    next += 1000;
+    EXPECT_EQ(gpu->size(), static_cast<std::uint64_t>(i + 1) * 1000);
+  }
+  gpu->generate(next + 77, 500);
+  gpu->generate(next + 77, 0);
+  ASSERT_EQ(gpu->size(), 40500U);
+  cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
+  EXPECT_EQ(profile.generate_calls, 42U);
+  EXPECT_EQ(profile.sample_flushes, 0U);
+
+  rr_sets want = reference::sample_rr_sets(g, params, 5, 40000);
+  const rr_sets tail = reference::sample_rr_sets(g, params, next + 77, 500);
+  const std::uint64_t base = want.members.size();
+  want.members.insert(want.members.end(), tail.members.begin(), tail.members.end());
+  for (std::uint64_t i = 1; i < tail.offsets.size(); ++i) want.offsets.push_back(base + tail.offsets[i]);
+
+  EXPECT_EQ(gpu->num_members(), want.num_members());
+  profile = cuda::profile_of(*gpu);
+  EXPECT_EQ(profile.sample_flushes, 1U);
+  const rr_sets got = gpu->copy_sets(0, gpu->size());
+  EXPECT_EQ(got.offsets, want.offsets);
+  EXPECT_EQ(got.members, want.members);
+  EXPECT_EQ(gpu->stats().sets_generated, 40500U);
+  EXPECT_EQ(gpu->stats().members_generated, want.num_members());
+  // Nothing left to sample: reads do not flush again.
+  EXPECT_EQ(cuda::profile_of(*gpu).sample_flushes, 1U);
+}
+
+TEST(CudaIncremental, SegmentedIndexEqualsCpuGreedy) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = test::hub_graph(3000, false);
+  sampling_params params;
+  params.seed = 32;
+  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+  // Doubling phases as in IMM, a select after each: one new segment per phase, then past the
+  // segment limit a rebuild from scratch; twice the same select reuses the index.
+  std::uint64_t next = 0;
+  std::uint64_t want_segments = 0;
+  for (int phase = 0; phase < 11; ++phase) {
+    const std::uint64_t grow = 500ULL << (phase % 5);
+    gpu->generate(next, grow / 2);
+    gpu->generate(next + grow / 2, grow - grow / 2);
+    next += grow;
+    const std::string where = "phase " + std::to_string(phase);
+    expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, phase % 2 == 0, where);
+    expect_greedy_equals_cpu(*gpu, g.num_vertices, 7, true, where + ", again");
+    ++want_segments;
+  }
+  const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
+  EXPECT_EQ(profile.index_segments, want_segments);
+  EXPECT_EQ(profile.index_rebuilds, 1U);  // the 9th phase: 8 segments held
+  EXPECT_EQ(profile.select_calls, 22U);
+  // After clear the index starts over.
+  gpu->clear();
+  gpu->generate(next, 3000);
+  expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, true, "after clear");
+  gpu->generate(next + 3000, 100);
+  expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "after clear, grown");
+  const coverage_selection four = gpu->select(4, false);
+  EXPECT_EQ(gpu->coverage(four.seeds), four.covered);
+}
+
+TEST(CudaIncremental, SegmentedIndexOnSharedGraph) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  csr_graph g;
+  if (!test::load_shared_graph("NetHEPT.txt.gz", g)) GTEST_SKIP() << "NetHEPT.txt.gz not in the shared data";
+  sampling_params params;
+  params.seed = 33;
+  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+  std::uint64_t next = 0;
+  for (const std::uint64_t grow : {4000ULL, 4000ULL, 8000ULL, 16000ULL}) {
+    for (std::uint64_t done = 0; done < grow; done += 1000) {
+      gpu->generate(next, 1000);
+      next += 1000;
+    }
+    expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "after " + std::to_string(next) + " sets");
+  }
+  expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, true, "with the bound");
+  EXPECT_EQ(cuda::profile_of(*gpu).index_segments, 4U);
+}
+
+void expect_imm_equal(const csr_graph& g, diffusion_model model, std::uint32_t k, double eps, bool reuse,
+                      const std::string& name) {
+  sampling_params params;
+  params.model = model;
+  params.seed = 41;
+  imm_options options;
+  options.k = k;
+  options.epsilon = eps;
+  options.reuse_rrsets = reuse;
+  backend_config cpu_config;
+  cpu_config.device = device_kind::cpu;
+  cpu_config.num_threads = 2;
+  auto cpu = make_rr_collection(cpu_config, g, params);
+  const imm_result want = run_imm(*cpu, g.num_vertices, options);
+  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+  const imm_result got = run_imm(*gpu, g.num_vertices, options);
+  const std::string where = name + ", " + std::string(to_string(model)) + ", reuse " + (reuse ? "yes" : "no");
+  EXPECT_EQ(got.selection.seeds, want.selection.seeds) << where;
+  EXPECT_EQ(got.selection.marginal_coverage, want.selection.marginal_coverage) << where;
+  EXPECT_EQ(got.theta, want.theta) << where;
+  EXPECT_EQ(got.total_sets_generated, want.total_sets_generated) << where;
+  EXPECT_EQ(got.estimation_iterations, want.estimation_iterations) << where;
+  EXPECT_EQ(gpu->stats().sets_generated, cpu->stats().sets_generated) << where;
+  EXPECT_EQ(gpu->stats().members_generated, cpu->stats().members_generated) << where;
+  // One flush per select at most: the slices of a phase are sampled together.
+  const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
+  EXPECT_LE(profile.sample_flushes, profile.select_calls) << where;
+  EXPECT_GE(profile.generate_calls, profile.sample_flushes) << where;
+}
+
+TEST(CudaIncremental, ImmEqualsCpu) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph hubs = test::hub_graph(3000, false);
+  for (const bool reuse : {true, false}) {
+    expect_imm_equal(hubs, diffusion_model::ic, 10, 0.3, reuse, "hub graph");
+    expect_imm_equal(hubs, diffusion_model::lt, 10, 0.3, reuse, "hub graph");
+  }
+  csr_graph shared;
+  if (test::load_shared_graph("NetHEPT.txt.gz", shared)) {
+    for (const bool reuse : {true, false}) expect_imm_equal(shared, diffusion_model::ic, 50, 0.2, reuse, "NetHEPT");
+  }
+}
+
+}  // namespace
+}  // namespace wildfire
