@@ -111,6 +111,12 @@ have_time $((budget - 40)) && timeout 30 compute-sanitizer --tool memcheck --err
   --gtest_filter="$filter" > "$out/sanitizer_memcheck.log" 2>&1
 echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck.log" | head -5
 
+# The incremental paths (deferred generation, segmented index) under memcheck.
+have_time $((budget - 50)) && timeout 40 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
+  --gtest_filter='CudaIncremental.DeferredSlicesEqualReference:CudaIncremental.SegmentedIndexEqualsCpuGreedy' \
+  > "$out/sanitizer_memcheck_incremental.log" 2>&1
+echo "memcheck (incremental) exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck_incremental.log" | head -5
+
 echo "== dense regime: IMM IC k=50 eps=0.1 on topcats-like, uniform p ($(elapsed) s)"
 wait $gen_topcats
 $wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1
