@@ -69,9 +69,14 @@ void device_max_coverage::add_segment(const rr_store& store) {
   const std::uint64_t first_set = indexed_sets_;
   const std::uint64_t sets = store.num_sets() - first_set;
   const std::uint64_t members = store.num_members() - indexed_members_;
+  // Every allocation before the first kernel: a resource_error leaves the index as it was.
   index_segment segment;
   segment.offsets = device_buffer<std::uint64_t>(*budget_, std::uint64_t{n_} + 1, "vertex-to-sets offsets");
   segment.sets = device_buffer<std::uint32_t>(*budget_, members, "vertex-to-sets index");
+  std::size_t scan_bytes = 0;
+  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, counts_.data(), segment.offsets.data(), plus_u64{},
+                                               std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
+  grow_buffer(scratch_, *budget_, std::max<std::size_t>(scan_bytes, 1), 0, stream_, "CUB scan scratch");
   // The working counts hold the segment's counts, then serve as its scatter cursors.
   WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
   if (members > 0) {
@@ -84,11 +89,7 @@ void device_max_coverage::add_segment(const rr_store& store) {
                                                                                      base_counts_.data());
     WF_CUDA_CHECK(cudaGetLastError());
     // offsets = exclusive scan of the segment's counts, accumulated in 64 bits; [n] is the total.
-    std::size_t bytes = 0;
-    WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, counts_.data(), segment.offsets.data(), plus_u64{},
-                                                 std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
-    grow_buffer(scratch_, *budget_, std::max<std::size_t>(bytes, 1), 0, stream_, "CUB scan scratch");
-    WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch_.data(), bytes, counts_.data(), segment.offsets.data(),
+    WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch_.data(), scan_bytes, counts_.data(), segment.offsets.data(),
                                                  plus_u64{}, std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
     kernels::close_offsets<<<1, 32, 0, stream_>>>(counts_.data(), n_, segment.offsets.data());
     WF_CUDA_CHECK(cudaGetLastError());
