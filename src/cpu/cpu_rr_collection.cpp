@@ -13,8 +13,15 @@
 namespace wildfire::cpu {
 namespace {
 
-/// Samples per block of the unfused path: enough to amortise scheduling, small enough to balance.
-constexpr std::uint32_t unfused_block = 64;
+/// Samples per block of the unfused path: enough to amortise scheduling and the ramp-down of
+/// the interleaved lanes (ic_lane_sampler), small enough to balance.
+constexpr std::uint32_t unfused_block = 256;
+/// Automatic choice under IC: one traversal per sample while the sets so far average fewer members
+/// than this, fused traversals beyond. soc-Epinions1 crosses over between 214 members (unfused
+/// 7% faster) and 400 (even); docs/benchmarks/ris-cpu.md.
+constexpr double fused_from_mean_size = 256;
+/// The first sets of an automatic collection, sampled one by one to measure the mean set size.
+constexpr std::uint64_t pilot_sets = 1024;
 
 struct block_record {
   int worker;
@@ -35,11 +42,11 @@ cpu_rr_collection::cpu_rr_collection(const backend_config& config, const csr_gra
   WF_EXPECTS(config.colours >= 32 && config.colours <= 1024 && config.colours % 32 == 0, "--colours",
              "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(config.colours));
   WF_EXPECTS(config.traversal != traversal_kind::warp, "--sampler", "the warp sampler exists only on the GPU");
-  // auto: fused for IC, where 64 colours beat one traversal per sample from tiny weighted-cascade
-  // sets to large uniform-p ones (the pipelined stages overlap cache misses of independent
-  // samples; docs/benchmarks/ris-cpu.md); unfused for LT, whose walks are single paths.
-  fused_ = config.traversal == traversal_kind::automatic ? params.model == diffusion_model::ic
-                                                         : config.traversal == traversal_kind::fused;
+  // auto: under IC by the mean set size so far (fused_from_mean_size): interleaved single traversals
+  // (ic_lane_sampler) beat 64 colours on small sets, where fused batches share few edges, and
+  // lose on large overlapping ones; unfused for LT, whose walks are single paths.
+  adaptive_ = config.traversal == traversal_kind::automatic && params.model == diffusion_model::ic;
+  fused_ = config.traversal == traversal_kind::fused;
   stats_.representation = "flat";
   stats_.traversal = fused_ ? "fused" : "unfused";
   workers_.resize(static_cast<std::size_t>(threads_));
@@ -57,9 +64,18 @@ void cpu_rr_collection::check_budget(std::uint64_t more_sets) const {
 
 void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
   if (count == 0) return;
+  if (adaptive_ && stats_.sets_generated == 0 && count > 4 * pilot_sets) {
+    generate(first_id, pilot_sets);
+    generate(first_id + pilot_sets, count - pilot_sets);
+    return;
+  }
   check_budget(count);
   stopwatch clock;
-  const std::uint32_t block = fused_ ? config_.colours : unfused_block;
+  const double mean_size = stats_.sets_generated == 0 ? 0.0
+                                                      : static_cast<double>(stats_.members_generated) /
+                                                            static_cast<double>(stats_.sets_generated);
+  const bool fused = adaptive_ ? mean_size >= fused_from_mean_size : fused_;
+  const std::uint32_t block = fused ? config_.colours : unfused_block;
   const std::uint64_t num_blocks = (count + block - 1) / block;
   std::vector<block_record> records(num_blocks);
   std::uint64_t edges = 0;
@@ -70,15 +86,15 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
   {
     const int t = omp_get_thread_num();
     worker& me = workers_[static_cast<std::size_t>(t)];
-    if (fused_ && !me.fused) me.fused = std::make_unique<fused_rr_sampler>(graph_, params_, config_.colours, &tables_);
-    if (!fused_ && !me.unfused) me.unfused = std::make_unique<unfused_rr_sampler>(graph_, params_, &tables_);
+    if (fused && !me.fused) me.fused = std::make_unique<fused_rr_sampler>(graph_, params_, config_.colours, &tables_);
+    if (!fused && !me.unfused) me.unfused = std::make_unique<unfused_rr_sampler>(graph_, params_, &tables_);
     me.arena.clear();
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(num_blocks); ++b) {
       const std::uint64_t first = first_id + static_cast<std::uint64_t>(b) * block;
       const auto here = static_cast<std::uint32_t>(std::min<std::uint64_t>(block, first_id + count - first));
       records[static_cast<std::size_t>(b)] = {t, me.arena.size(), here};
-      edges += fused_ ? me.fused->sample(first, here, me.arena) : me.unfused->sample(first, here, me.arena);
+      edges += fused ? me.fused->sample(first, here, me.arena) : me.unfused->sample(first, here, me.arena);
     }
   }
 
@@ -113,6 +129,8 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
     if (w.fused) scratch_bytes += w.fused->memory_bytes();
     if (w.unfused) scratch_bytes += w.unfused->memory_bytes();
   }
+  (fused ? fused_sets_ : unfused_sets_) += count;
+  stats_.traversal = fused_sets_ > unfused_sets_ ? "fused" : "unfused";  // the one that made most sets
   stats_.sets_generated += count;
   stats_.members_generated += member_base[num_blocks] - member_base[0];
   stats_.edges_examined += edges;

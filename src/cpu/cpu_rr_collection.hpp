@@ -45,7 +45,10 @@ class cpu_rr_collection final : public rr_collection {
   sampling_params params_;
   backend_config config_;
   int threads_;
-  bool fused_;
+  bool fused_;     // fixed choice (traversal fused or unfused)
+  bool adaptive_;  // automatic under IC: chosen per generate call by the mean set size so far
+  std::uint64_t fused_sets_ = 0;
+  std::uint64_t unfused_sets_ = 0;
   std::vector<worker> workers_;
   world_tables tables_;  // LT cumulative weights or IC block plan: shared by every worker's sampler
   rr_sets sets_;

@@ -1,13 +1,16 @@
 // One reverse traversal per sample on the in-CSR (IMM's RR sampling, gIM digest section 1.6):
 // breadth-first over live in-edges under IC (block-rule vertices enumerate their live edges, the
 // others are hashed 64 edges at a time), backward walks under LT. Per-thread state with epoch
-// stamps, so a sample allocates nothing. Gives exactly reference::rr_set for every sample id.
+// stamps, so a sample allocates nothing. Single-root IC sets (IMM, OPIM-C) run interleaved,
+// several samples at a time (ic_lane_sampler), still one traversal per sample. Gives exactly reference::rr_set for every sample id.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cpu/epoch_marker.hpp"
+#include "cpu/ic_lane_sampler.hpp"
 #include "cpu/world_tables.hpp"
 #include "wildfire/graph/csr_graph.hpp"
 #include "wildfire/sampling/rr_sets.hpp"
@@ -29,6 +32,7 @@ class unfused_rr_sampler {
 
  private:
   std::uint64_t traverse(std::uint64_t world_key);
+  std::uint64_t traverse_ic_records(std::uint64_t world_key);
 
   graph_view view_;
   sampling_params params_;
@@ -38,6 +42,8 @@ class unfused_rr_sampler {
   world_tables own_tables_;
   const std::uint64_t* lt_cumulative_ = nullptr;
   ic_block_view blocks_;
+  const ic_vertex_record* records_ = nullptr;  // IC on graphs below 2^32 edges, else null
+  std::unique_ptr<ic_lane_sampler> lanes_;     // single-root, single-round IC with records
 };
 
 }  // namespace wildfire::cpu

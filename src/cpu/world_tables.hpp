@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu/ic_vertex_records.hpp"
 #include "cpu/lt_cumulative.hpp"
 #include "wildfire/diffusion_model.hpp"
 #include "wildfire/graph/csr_graph.hpp"
@@ -16,9 +17,11 @@ namespace wildfire::cpu {
 struct world_tables {
   std::vector<std::uint64_t> lt_cumulative;  // LT: build_lt_cumulative; empty under IC
   ic_block_plan ic_plan;                     // IC: make_ic_block_plan; empty under LT
+  std::vector<ic_vertex_record> ic_records;  // IC: make_ic_vertex_records (may be empty)
 
   std::uint64_t memory_bytes() const noexcept {
-    return lt_cumulative.capacity() * sizeof(std::uint64_t) + ic_plan.memory_bytes();
+    return lt_cumulative.capacity() * sizeof(std::uint64_t) + ic_plan.memory_bytes() +
+           ic_records.capacity() * sizeof(ic_vertex_record);
   }
 };
 
@@ -26,8 +29,12 @@ struct world_tables {
 /// make_ic_block_plan does (2^40 edges or more under IC).
 inline world_tables build_world_tables(const csr_graph& graph, diffusion_model model) {
   world_tables tables;
-  if (model == diffusion_model::lt) tables.lt_cumulative = build_lt_cumulative(graph);
-  else tables.ic_plan = make_ic_block_plan(graph.view());
+  if (model == diffusion_model::lt) {
+    tables.lt_cumulative = build_lt_cumulative(graph);
+  } else {
+    tables.ic_plan = make_ic_block_plan(graph.view());
+    tables.ic_records = make_ic_vertex_records(graph.view(), tables.ic_plan.view());
+  }
   return tables;
 }
 
