@@ -121,6 +121,40 @@ TEST(MaxCoverage, PerRoundBudgetsMatchReference) {
   EXPECT_EQ(per_round, (std::vector<int>{4, 4, 4}));
 }
 
+TEST(MaxCoverage, ListsBeyondTheFirstTierAreBuiltWhenAStepNeedsThem) {
+  // Lists are first built for the 32 k T largest counts only. Here 200 clones (ids 0..199) share
+  // the same 12,000 sets and so hold the largest counts; x = 350 has 6,000 sets of its own and
+  // y = 280 has 20, both outside the first tier (128 elements). Step 1 takes clone 0 and zeroes the other
+  // clones, step 2 must build a tier to reach x, step 3 another to reach y, then zero-gain fill.
+  // Over 2^20 members, so the counts and lists are built by both threads.
+  rr_sets sets;
+  auto add = [&](std::vector<std::uint32_t> set) {
+    sets.members.insert(sets.members.end(), set.begin(), set.end());
+    sets.offsets.push_back(sets.members.size());
+  };
+  std::vector<std::uint32_t> clones(200);
+  for (std::uint32_t c = 0; c < 200; ++c) clones[c] = c;
+  for (int s = 0; s < 12000; ++s) {
+    add(clones);
+    if (s < 6000) add({350});
+    if (s < 20) add({280});
+  }
+  ASSERT_GT(sets.num_members(), 1U << 20);
+  for (const int threads : {1, 2}) {
+    // k = 1 per round over 4 rounds of 100 elements, and k = 4 in one round.
+    for (const auto& [k, rounds] : {std::pair<std::uint32_t, std::uint32_t>{1, 4}, {4, 1}}) {
+      const auto expected = reference::greedy_coverage(sets, 400, k, rounds);
+      const auto got = run(sets, 400, k, threads, rounds);
+      EXPECT_EQ(got.seeds, expected.seeds) << "threads " << threads << " rounds " << rounds;
+      EXPECT_EQ(got.marginal_coverage, expected.marginal_coverage);
+      EXPECT_EQ(got.covered, reference::covered_sets(sets, got.seeds));
+    }
+  }
+  const auto got = run(sets, 400, 4, 2);
+  EXPECT_EQ(got.seeds, (std::vector<std::uint32_t>{0, 350, 280, 1}));
+  EXPECT_EQ(got.marginal_coverage, (std::vector<std::uint64_t>{12000, 6000, 20, 0}));
+}
+
 TEST(MaxCoverage, RejectsZeroK) {
   const auto sets = random_sets(10, 5, 2, 1);
   EXPECT_THROW(run(sets, 10, 0, 1), config_error);
