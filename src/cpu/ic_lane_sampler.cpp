@@ -7,6 +7,7 @@
 #include "cpu/ic_live_scan.hpp"
 #include "cpu/insertion_sort.hpp"
 #include "wildfire/random/counter_hash.hpp"
+#include "wildfire/random/live_edge_world.hpp"
 #include "wildfire/random/root_draw.hpp"
 
 namespace wildfire::cpu {
@@ -15,6 +16,9 @@ namespace {
 /// Samples in flight, one visited bit each. Each turn of a lane leaves num_lanes - 1 other steps
 /// for its prefetches to land: enough to cover an L3 miss, few enough that lanes stay in L1.
 constexpr std::uint32_t num_lanes = 8;
+/// Per-edge vertices up to this in-degree (under weighted cascade, those of in-degree 1) hash
+/// their edges inline: the vector kernel's call and mask set-up cost more than a few hashes.
+constexpr std::uint32_t scalar_degree = 4;
 
 }  // namespace
 
@@ -62,6 +66,9 @@ std::uint64_t ic_lane_sampler::expand(lane& l, std::uint32_t v) {
   };
   if (r.cls != per_edge_class) {
     for_each_live_block_edge(l.key, r, blocks_, on_live);
+  } else if (r.degree <= scalar_degree) {
+    for (std::uint64_t j = r.begin; j < std::uint64_t{r.begin} + r.degree; ++j)
+      if (ic_edge_live(l.key, j, view_.in_thresholds[j])) on_live(j);
   } else {
     const std::uint64_t end = std::uint64_t{r.begin} + r.degree;
     for (std::uint64_t chunk = r.begin; chunk < end; chunk += 64) {
