@@ -66,6 +66,8 @@ std::uint64_t ic_lane_sampler::expand(lane& l, std::uint32_t v) {
   };
   if (r.cls != per_edge_class) {
     for_each_live_block_edge(l.key, r, blocks_, on_live);
+  } else if (r.degree == 1) {
+    if (ic_edge_live(l.key, r.begin, r.param)) on_live(r.begin);
   } else if (r.degree <= scalar_degree) {
     for (std::uint64_t j = r.begin; j < std::uint64_t{r.begin} + r.degree; ++j)
       if (ic_edge_live(l.key, j, view_.in_thresholds[j])) on_live(j);

@@ -1,8 +1,9 @@
 // One 16-byte record per vertex holding what an IC reverse step reads before its first random
-// draw: the in-CSR range, the block-rule class and the block size (random/ic_block_rule.hpp). A
-// traversal of small weighted-cascade sets is a chain of dependent cache misses; the record turns
-// the three of them per expanded vertex (offsets, class, first threshold) into one, and can be
-// prefetched as soon as the vertex is discovered.
+// draw: the in-CSR range, the block-rule class and the block size (random/ic_block_rule.hpp), or
+// for a per-edge vertex its first in-edge's threshold. A traversal of small weighted-cascade sets
+// is a chain of dependent cache misses; the record turns the three of them per expanded vertex
+// (offsets, class, first threshold) into one, and can be prefetched as soon as the vertex is
+// discovered. A vertex of in-degree 1 (always live under weighted cascade) needs nothing else.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,8 @@ struct alignas(16) ic_vertex_record {
   std::uint32_t begin;   // first in-edge (in-CSR position)
   std::uint32_t degree;  // in-degree
   std::uint32_t cls;     // ic_block_view::vertex_class
-  std::uint32_t block;   // block-rule vertices: ic_block_size(degree, first threshold); else 0
+  std::uint32_t param;   // block rule: ic_block_size(degree, first threshold); per-edge rule:
+                         // the first in-edge's threshold (0 without in-edges)
 };
 
 /// Records of every vertex, or none when the graph has 2^32 edges or more (positions would not
@@ -29,8 +31,10 @@ inline std::vector<ic_vertex_record> make_ic_vertex_records(const graph_view& g,
   for (std::uint32_t v = 0; v < g.num_vertices; ++v) {
     const std::uint64_t begin = g.in_begin(v), end = g.in_end(v);
     const std::uint32_t cls = blocks.vertex_class[v];
+    const std::uint32_t first_threshold = end > begin ? g.in_thresholds[begin] : 0;
     records[v] = {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end - begin), cls,
-                  cls == per_edge_class ? 0U : static_cast<std::uint32_t>(ic_block_size(end - begin, g.in_thresholds[begin]))};
+                  cls == per_edge_class ? first_threshold
+                                        : static_cast<std::uint32_t>(ic_block_size(end - begin, first_threshold))};
   }
   return records;
 }
@@ -42,9 +46,9 @@ inline void for_each_live_block_edge(std::uint64_t key, const ic_vertex_record& 
                                      OnLive&& on_live) {
   const std::uint64_t end = std::uint64_t{r.begin} + r.degree;
   const std::uint32_t* full = blocks.cdf + 2ULL * r.cls * block_cdf_length;
-  for (std::uint64_t first = r.begin; first < end; first += r.block) {
-    const std::uint64_t size = end - first < r.block ? end - first : r.block;
-    const std::uint32_t* table = size == r.block ? full : full + block_cdf_length;
+  for (std::uint64_t first = r.begin; first < end; first += r.param) {
+    const std::uint64_t size = end - first < r.param ? end - first : r.param;
+    const std::uint32_t* table = size == r.param ? full : full + block_cdf_length;
     const std::uint32_t k = ic_block_live_count(key, first, table, size);
     if (k == 0) continue;
     std::uint32_t slots[block_cdf_length];
