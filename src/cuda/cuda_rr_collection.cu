@@ -93,6 +93,11 @@ class cuda_rr_collection final : public rr_collection {
     if (requested_ == traversal_kind::automatic && (params.model == diffusion_model::lt || params.rounds > 1)) {
       use_fused_ = false;
     }
+    // Sampling is deferred to the next read (generate), so a bad colour count would otherwise
+    // surface far from where it was given: check it here whenever the fused traversal may run
+    // (forced, or still to be chosen by the pilot), as the CPU backend does in its constructor.
+    WF_EXPECTS(!use_fused_.value_or(true) || (colours_ >= 32 && colours_ <= 1024 && colours_ % 32 == 0), "--colours",
+               "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(colours_));
     WF_EXPECTS(params.rounds == 1 || representation_ != rr_representation::streamed, "representation",
                "the streamed representation holds single-round sets");
     if (params.rounds > 1) representation_ = rr_representation::flat;

@@ -234,9 +234,24 @@ TEST(CudaRrCollection, RejectsUnsupportedParameters) {
   backend_config config;
   config.device = device_kind::gpu;
   config.colours = 48;
+  // generate() may defer sampling to the next read, so a bad parameter is refused where it is
+  // given, at construction, whenever the fused traversal may run: forced or left to the pilot.
+  for (const traversal_kind traversal : {traversal_kind::fused, traversal_kind::automatic}) {
+    config.traversal = traversal;
+    EXPECT_THROW(cuda::make_cuda_rr_collection(config, g, params), config_error);
+  }
+  for (const std::uint32_t colours : {0U, 16U, 1056U}) {
+    config.colours = colours;
+    EXPECT_THROW(cuda::make_cuda_rr_collection(config, g, params), config_error) << colours;
+  }
+  // The warp traversal never reads the colour count: nothing to refuse.
+  config.colours = 48;
+  config.traversal = traversal_kind::warp;
+  auto warp = cuda::make_cuda_rr_collection(config, g, params);
+  warp->generate(0, 10);
+  EXPECT_EQ(warp->num_members(), reference::sample_rr_sets(g, params, 0, 10).num_members());
   config.traversal = traversal_kind::fused;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
-  EXPECT_THROW(gpu->generate(0, 10), config_error);
+  config.colours = 64;
   // Multi-round families run on the warp path; forcing the fused one is refused.
   params.rounds = 3;
   EXPECT_THROW(cuda::make_cuda_rr_collection(config, g, params), config_error);

@@ -47,7 +47,10 @@ class rr_collection {
  public:
   virtual ~rr_collection() = default;
 
-  /// Generates the sets with sample ids [first_id, first_id + count) and appends them. Blocks.
+  /// Generates the sets with sample ids [first_id, first_id + count) and appends them (size()
+  /// counts them at once). A backend may defer the work until the sets are next read (select,
+  /// coverage, copy_sets, num_members, stats, clear), where errors of the sampling itself then
+  /// surface; bad parameters are still refused at construction. Blocks.
   virtual void generate(std::uint64_t first_id, std::uint64_t count) = 0;
   /// Number of sets held.
   virtual std::uint64_t size() const = 0;
