@@ -103,6 +103,8 @@ TEST(CudaMultiRound, PerRoundGreedyEqualsCpu) {
 
 void expect_imm_equal(const csr_graph& g, diffusion_model model, std::uint32_t rounds, std::uint32_t k, double eps,
                       bool reuse) {
+  SCOPED_TRACE(std::string(to_string(model)) + ", " + std::to_string(g.num_vertices) + " vertices, rounds " +
+               std::to_string(rounds) + ", k " + std::to_string(k) + ", reuse " + (reuse ? "yes" : "no"));
   sampling_params params;
   params.model = model;
   params.seed = 2024;
