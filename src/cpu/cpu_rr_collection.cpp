@@ -109,8 +109,9 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
     member_base[b + 1] = member_base[b] + arena.offsets[r.first_set + r.count] - arena.offsets[r.first_set];
     set_base[b + 1] = set_base[b] + r.count;
   }
-  sets_.members.resize(member_base[num_blocks]);
-  sets_.offsets.resize(set_base[num_blocks] + 1);
+  sets_.extend(set_base[num_blocks], member_base[num_blocks]);
+  std::uint32_t* members = sets_.members_data();
+  std::uint64_t* offsets = sets_.offsets_data();
 #pragma omp parallel for num_threads(team) schedule(static)
   for (std::int64_t bi = 0; bi < static_cast<std::int64_t>(num_blocks); ++bi) {
     const auto b = static_cast<std::size_t>(bi);
@@ -118,9 +119,9 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
     const auto& arena = workers_[static_cast<std::size_t>(r.worker)].arena;
     const std::uint64_t from = arena.offsets[r.first_set];
     const std::uint64_t to = arena.offsets[r.first_set + r.count];
-    if (to > from) std::memcpy(sets_.members.data() + member_base[b], arena.members.data() + from, (to - from) * sizeof(std::uint32_t));
+    if (to > from) std::memcpy(members + member_base[b], arena.members.data() + from, (to - from) * sizeof(std::uint32_t));
     for (std::uint32_t i = 0; i < r.count; ++i)
-      sets_.offsets[set_base[b] + i + 1] = member_base[b] + arena.offsets[r.first_set + i + 1] - from;
+      offsets[set_base[b] + i + 1] = member_base[b] + arena.offsets[r.first_set + i + 1] - from;
   }
 
   std::uint64_t scratch_bytes = tables_.memory_bytes();
@@ -139,9 +140,7 @@ void cpu_rr_collection::generate(std::uint64_t first_id, std::uint64_t count) {
 }
 
 void cpu_rr_collection::clear() {
-  sets_.clear();
-  sets_.members.shrink_to_fit();
-  sets_.offsets.shrink_to_fit();
+  sets_.clear();  // keeps the memory: the next phase (IMM's fresh final sets) refills it
 }
 
 coverage_selection cpu_rr_collection::run_greedy(std::uint32_t k, std::uint32_t rounds, bool with_upper_bound) {
@@ -152,7 +151,7 @@ coverage_selection cpu_rr_collection::run_greedy(std::uint32_t k, std::uint32_t 
   options.rounds = rounds;
   options.num_threads = threads_;
   options.upper_bound = with_upper_bound;
-  coverage_selection result = greedy_max_coverage(rr_sets_view{sets_.offsets, sets_.members}, options);
+  coverage_selection result = greedy_max_coverage(rr_sets_view{sets_.offsets(), sets_.members()}, options);
   stats_.selection_seconds += clock.seconds();
   // The inverted index and the counts live during selection beside the sets.
   stats_.peak_bytes = std::max(stats_.peak_bytes, sets_.memory_bytes() * 2 +
@@ -171,19 +170,21 @@ coverage_selection cpu_rr_collection::select_per_round(std::uint32_t k_per_round
 }
 
 std::uint64_t cpu_rr_collection::coverage(std::span<const std::uint32_t> seeds) {
-  return count_covered(rr_sets_view{sets_.offsets, sets_.members}, seeds, graph_.num_vertices * params_.rounds,
+  return count_covered(rr_sets_view{sets_.offsets(), sets_.members()}, seeds, graph_.num_vertices * params_.rounds,
                        threads_);
 }
 
 rr_sets cpu_rr_collection::copy_sets(std::uint64_t first, std::uint64_t count) const {
   WF_EXPECTS(first + count <= sets_.size(), "count", "copy_sets asks for sets beyond those held");
   rr_sets out;
-  const std::uint64_t from = sets_.offsets[first];
-  const std::uint64_t to = sets_.offsets[first + count];
-  out.members.assign(sets_.members.begin() + static_cast<std::ptrdiff_t>(from),
-                     sets_.members.begin() + static_cast<std::ptrdiff_t>(to));
+  const auto offsets = sets_.offsets();
+  const auto members = sets_.members();
+  const std::uint64_t from = offsets[first];
+  const std::uint64_t to = offsets[first + count];
+  out.members.assign(members.begin() + static_cast<std::ptrdiff_t>(from),
+                     members.begin() + static_cast<std::ptrdiff_t>(to));
   out.offsets.resize(count + 1);
-  for (std::uint64_t i = 0; i <= count; ++i) out.offsets[i] = sets_.offsets[first + i] - from;
+  for (std::uint64_t i = 0; i <= count; ++i) out.offsets[i] = offsets[first + i] - from;
   return out;
 }
 

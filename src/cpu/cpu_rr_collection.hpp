@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "cpu/flat_set_store.hpp"
 #include "cpu/fused_rr_sampler.hpp"
 #include "cpu/unfused_rr_sampler.hpp"
 #include "cpu/world_tables.hpp"
@@ -29,9 +30,6 @@ class cpu_rr_collection final : public rr_collection {
   rr_sets copy_sets(std::uint64_t first, std::uint64_t count) const override;
   collection_stats stats() const override;
 
-  /// The held sets, without copying (CPU callers such as verifiers).
-  const rr_sets& sets() const noexcept { return sets_; }
-
  private:
   struct worker {
     std::unique_ptr<unfused_rr_sampler> unfused;
@@ -51,7 +49,7 @@ class cpu_rr_collection final : public rr_collection {
   std::uint64_t unfused_sets_ = 0;
   std::vector<worker> workers_;
   world_tables tables_;  // LT cumulative weights or IC block plan: shared by every worker's sampler
-  rr_sets sets_;
+  flat_set_store sets_;
   collection_stats stats_;
 };
 
