@@ -446,7 +446,10 @@ class cuda_rr_collection final : public rr_collection {
   void sample_warp(rr_store& target, std::uint64_t first_id, std::uint64_t count) {
     if (!warp_) warp_ = std::make_unique<warp_sampler>(graph_.view(), graph_.blocks(), params_, budget_, stream_.get());
     for (std::uint64_t done = 0; done < count;) {
-      const std::uint64_t batch = std::min(warp_batch_samples, count - done);
+      // The first sets of a collection size the warps' room for the rest: sampled alone, so a
+      // deferred request of a million large sets (LT on big graphs) does not go out with the
+      // default guess and take the overflow path, sampling most sets twice.
+      const std::uint64_t batch = std::min(sets_generated_ == 0 ? pilot_samples : warp_batch_samples, count - done);
       const double expected = sets_generated_ == 0 ? 8.0 : static_cast<double>(members_generated_) / sets_generated_;
       const std::uint64_t before = target.num_members();
       const auto start = std::chrono::steady_clock::now();
