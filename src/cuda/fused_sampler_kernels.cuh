@@ -190,14 +190,10 @@ __device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Wo
   const unsigned colours = popcount(frontier);
   const unsigned c = nth_set_bit(static_cast<unsigned long long>(frontier), static_cast<unsigned>(item % colours));
   const std::uint64_t first = r.begin + item / colours * r.block;
-  const std::uint64_t left = r.begin + r.degree - first;
-  const std::uint64_t size = left < r.block ? left : r.block;
-  const std::uint32_t* table = a.blocks.cdf + (2ULL * r.cls + (size == r.block ? 0 : 1)) * block_cdf_length;
   const std::uint64_t key = a.keys[group * a.colours + static_cast<std::uint64_t>(w) * bits + c];
-  const std::uint32_t live = ic_block_live_count(key, first, table, size);
-  if (live == 0) return;
   std::uint32_t slots[block_cdf_length];
-  ic_block_live_slots(key, first, size, live, slots);
+  const std::uint32_t live = ic_block_draw(key, a.blocks, r.cls, first, r.begin + r.degree, r.block, slots);
+  if (live == 0) return;
   const Word bit = Word{1} << c;
   for (std::uint32_t i = 0; i < live; ++i) {
     const std::uint32_t u = g.in_sources[first + slots[i]];

@@ -92,10 +92,7 @@ __device__ inline bool probe_ic(const merit_view& d, std::uint32_t* seg, std::ui
             live = 1;
           }
         } else {
-          const std::uint64_t size = end - first < block ? end - first : block;
-          const std::uint32_t* table = d.blocks.cdf + (2ULL * cls + (size == block ? 0 : 1)) * block_cdf_length;
-          live = ic_block_live_count(key, first, table, size);
-          ic_block_live_slots(key, first, size, live, slots);
+          live = ic_block_draw(key, d.blocks, cls, first, end, block, slots);
         }
       }
       for (std::uint32_t i = 0; __any_sync(full_mask, i < live); ++i) {

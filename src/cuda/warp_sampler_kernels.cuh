@@ -156,12 +156,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
                 }
               } else {
                 first = owner_begin + r * owner_block;
-                const std::uint64_t left = owner_begin + owner_degree - first;
-                const std::uint64_t block_size = left < owner_block ? left : owner_block;
-                const std::uint32_t* table =
-                    a.blocks.cdf + (2ULL * owner_class + (block_size == owner_block ? 0 : 1)) * block_cdf_length;
-                live = ic_block_live_count(key, first, table, block_size);
-                ic_block_live_slots(key, first, block_size, live, slots);
+                live = ic_block_draw(key, a.blocks, owner_class, first, owner_begin + owner_degree, owner_block, slots);
               }
             }
             // Push the live sources, one per lane per round (at most block_cdf_length rounds).

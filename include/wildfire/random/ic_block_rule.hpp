@@ -77,6 +77,20 @@ WF_HOST_DEVICE inline void ic_block_live_slots(std::uint64_t key, std::uint64_t 
   }
 }
 
+/// Draws the live edges of the block starting at in-edge `first` of a block-rule vertex of class
+/// `c` whose in-edges end at `end` and whose full blocks hold `block` edges: their offsets in the
+/// block go to `slots` (block_cdf_length entries) and their number is returned. The one block draw
+/// every traversal shares, host and device.
+WF_HOST_DEVICE inline std::uint32_t ic_block_draw(std::uint64_t key, const ic_block_view& blocks, std::uint32_t c,
+                                                  std::uint64_t first, std::uint64_t end, std::uint64_t block,
+                                                  std::uint32_t* slots) noexcept {
+  const std::uint64_t size = end - first < block ? end - first : block;
+  const std::uint32_t* table = blocks.cdf + (2ULL * c + (size == block ? 0 : 1)) * block_cdf_length;
+  const std::uint32_t k = ic_block_live_count(key, first, table, size);
+  ic_block_live_slots(key, first, size, k, slots);
+  return k;
+}
+
 /// Calls on_live(j) for every in-edge j (in-CSR position) of v that is live under IC in the
 /// sample with key `key`. Returns the number of random draws made (the work measure).
 template <class OnLive>
@@ -93,11 +107,8 @@ WF_HOST_DEVICE inline std::uint64_t for_each_live_in_edge(std::uint64_t key, con
   const std::uint64_t b = ic_block_size(end - begin, g.in_thresholds[begin]);
   std::uint64_t draws = 0;
   for (std::uint64_t first = begin; first < end; first += b) {
-    const std::uint64_t size = end - first < b ? end - first : b;
-    const std::uint32_t* table = blocks.cdf + (2ULL * c + (size == b ? 0 : 1)) * block_cdf_length;
-    const std::uint32_t k = ic_block_live_count(key, first, table, size);
     std::uint32_t slots[block_cdf_length];
-    ic_block_live_slots(key, first, size, k, slots);
+    const std::uint32_t k = ic_block_draw(key, blocks, c, first, end, b, slots);
     for (std::uint32_t i = 0; i < k; ++i) on_live(first + slots[i]);
     draws += 1 + k;
   }
@@ -113,12 +124,8 @@ WF_HOST_DEVICE inline bool ic_in_edge_live(std::uint64_t key, const graph_view& 
   const std::uint64_t begin = g.in_begin(v), end = g.in_end(v);
   const std::uint64_t b = ic_block_size(end - begin, g.in_thresholds[begin]);
   const std::uint64_t first = begin + (j - begin) / b * b;
-  const std::uint64_t size = end - first < b ? end - first : b;
-  const std::uint32_t* table = blocks.cdf + (2ULL * c + (size == b ? 0 : 1)) * block_cdf_length;
-  const std::uint32_t k = ic_block_live_count(key, first, table, size);
-  if (k == 0) return false;
   std::uint32_t slots[block_cdf_length];
-  ic_block_live_slots(key, first, size, k, slots);
+  const std::uint32_t k = ic_block_draw(key, blocks, c, first, end, b, slots);
   for (std::uint32_t i = 0; i < k; ++i)
     if (first + slots[i] == j) return true;
   return false;
