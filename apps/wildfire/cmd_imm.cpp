@@ -6,10 +6,9 @@
 #include "cli_output.hpp"
 #include "command_registry.hpp"
 #include "graph_options.hpp"
-#include "spread_verification_report.hpp"
+#include "ris_run.hpp"
 #include "wildfire/algorithms/imm.hpp"
 #include "wildfire/algorithms/spread_check.hpp"
-#include "wildfire/util/resource_usage.hpp"
 
 namespace wildfire::cli {
 namespace {
@@ -38,20 +37,13 @@ nlohmann::json seeds_json(const csr_graph& graph, const std::vector<std::uint32_
 }
 
 void run_imm_command(const imm_cli_options& o) {
-  stopwatch total;
-  const backend_config config = to_backend_config(o.backend);
-  sampling_params params;
-  params.model = parse_diffusion_model(o.model, "-d");
-  params.seed = o.backend.seed;
-  params.rounds = o.rounds;
   WF_EXPECTS(o.rounds >= 1, "--rounds", "rounds must be at least 1");
+  ris_run run = start_ris_run(o.graph, o.backend, o.model);
+  run.params.rounds = o.rounds;
+  const csr_graph& graph = run.graph;
+  const sampling_params& params = run.params;
 
-  stopwatch load_clock;
-  const csr_graph graph = load_graph(o.graph);
-  if (params.model == diffusion_model::lt) validate_lt_weights(graph, o.graph.path);
-  const double load_seconds = load_clock.seconds();
-
-  auto collection = make_rr_collection(config, graph, params);
+  auto collection = make_rr_collection(run.config, graph, params);
   imm_options options;
   options.k = o.k;
   options.epsilon = o.epsilon;
@@ -91,29 +83,21 @@ void run_imm_command(const imm_cli_options& o) {
   out["RRSetsFinal"] = collection->size();
   out["RRSetMembersFinal"] = collection->num_members();
   out["EdgesExamined"] = stats.edges_examined;
-  out["Device"] = to_string(resolve_device(config.device));
-  out["Sampler"] = stats.traversal;
-  out["Colours"] = config.colours;
-  out["NumThreads"] = effective_threads(config);
-  out["Seed"] = params.seed;
-  out["Times"] = {{"Load", load_seconds}, {"Sampling", stats.sampling_seconds}, {"Selection", stats.selection_seconds}};
+  add_backend_json(out, run, stats.traversal);
+  out["Colours"] = run.config.colours;
+  out["Times"] = {{"Load", run.load_seconds}, {"Sampling", stats.sampling_seconds}, {"Selection", stats.selection_seconds}};
   out["RRSetsPerSecond"] = stats.sampling_seconds > 0 ? static_cast<double>(stats.sets_generated) / stats.sampling_seconds : 0.0;
   out["EdgesPerSecond"] = stats.sampling_seconds > 0 ? static_cast<double>(stats.edges_examined) / stats.sampling_seconds : 0.0;
   out["RRMemoryPeakBytes"] = stats.peak_bytes;
 
-  spread_check check;
+  std::optional<spread_check> check;
   if (o.verify_worlds > 0) {
     collection.reset();  // free the sets before simulating
-    auto simulator = make_spread_simulator(config, graph, params);
+    auto simulator = make_spread_simulator(run.config, graph, params);
     check = verify_spread(*simulator, result.selection.seeds, result.estimated_spread, result.estimated_spread_stderr,
                           o.verify_worlds, o.epsilon / 2);
-    out["Verification"] = spread_verification_json(check, o.verify_worlds);
   }
-  out["PeakMemoryBytes"] = peak_memory_bytes();
-  out["Total"] = total.seconds();
-  out.update(run_metadata());
-  write_json(out, o.output);
-  if (o.verify_worlds > 0) report_spread_verification(check);
+  finish_ris_run(out, run, check, o.verify_worlds, o.output);
 }
 
 void setup(CLI::App& parent) {
@@ -123,15 +107,13 @@ void setup(CLI::App& parent) {
   add_backend_options(*cmd, o->backend);
   cmd->add_option("-k,--seeds", o->k, "Number of seeds (per round with --rounds)")->capture_default_str();
   cmd->add_option("-e,--epsilon", o->epsilon, "Approximation parameter, in (0, 1)")->capture_default_str();
-  cmd->add_option("-d,--model", o->model, "Diffusion model: IC or LT")->capture_default_str();
   cmd->add_option("--ell", o->ell, "Confidence: success probability at least 1 - n^-ell")->capture_default_str();
   cmd->add_flag("--reuse-rrsets", o->reuse_rrsets,
                 "Reuse the estimation-phase RR sets in the final phase (original IMM; W. Chen 2018 shows "
                 "this breaks the guarantee's independence)");
   cmd->add_option("--rounds", o->rounds, "Multi-round IM: T rounds, k seeds each (gIM section 4.8)")
       ->capture_default_str();
-  cmd->add_option("--verify", o->verify_worlds, "Check the spread by R independent Monte-Carlo worlds");
-  cmd->add_option("-o,--output", o->output, "Write the JSON result here instead of stdout");
+  add_ris_run_options(*cmd, o->model, o->output, &o->verify_worlds);
   cmd->callback([o] { run_imm_command(*o); });
 }
 

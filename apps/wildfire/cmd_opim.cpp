@@ -5,10 +5,9 @@
 #include "cli_output.hpp"
 #include "command_registry.hpp"
 #include "graph_options.hpp"
-#include "spread_verification_report.hpp"
+#include "ris_run.hpp"
 #include "wildfire/algorithms/opim.hpp"
 #include "wildfire/algorithms/spread_check.hpp"
-#include "wildfire/util/resource_usage.hpp"
 
 namespace wildfire::cli {
 namespace {
@@ -25,19 +24,12 @@ struct opim_cli_options {
 };
 
 void run_opim_command(const opim_cli_options& o) {
-  stopwatch total;
-  const backend_config config = to_backend_config(o.backend);
-  sampling_params params;
-  params.model = parse_diffusion_model(o.model, "-d");
-  params.seed = o.backend.seed;
+  const ris_run run = start_ris_run(o.graph, o.backend, o.model);
+  const csr_graph& graph = run.graph;
+  const sampling_params& params = run.params;
 
-  stopwatch load_clock;
-  const csr_graph graph = load_graph(o.graph);
-  if (params.model == diffusion_model::lt) validate_lt_weights(graph, o.graph.path);
-  const double load_seconds = load_clock.seconds();
-
-  auto r1 = make_rr_collection(config, graph, params);
-  auto r2 = make_rr_collection(config, graph, params);
+  auto r1 = make_rr_collection(run.config, graph, params);
+  auto r2 = make_rr_collection(run.config, graph, params);
   opim_options options;
   options.k = o.k;
   options.epsilon = o.epsilon;
@@ -66,32 +58,24 @@ void run_opim_command(const opim_cli_options& o) {
   out["RRSetsGenerated"] = s1.sets_generated + s2.sets_generated;
   out["RRSetMembersGenerated"] = s1.members_generated + s2.members_generated;
   out["EdgesExamined"] = s1.edges_examined + s2.edges_examined;
-  out["Device"] = to_string(resolve_device(config.device));
-  out["Sampler"] = s1.traversal;
-  out["NumThreads"] = effective_threads(config);
-  out["Seed"] = params.seed;
-  out["Times"] = {{"Load", load_seconds},
+  add_backend_json(out, run, s1.traversal);
+  out["Times"] = {{"Load", run.load_seconds},
                   {"Sampling", s1.sampling_seconds + s2.sampling_seconds},
                   {"Selection", s1.selection_seconds + s2.selection_seconds}};
   out["RRMemoryPeakBytes"] = s1.peak_bytes + s2.peak_bytes;
 
-  spread_check check;
+  std::optional<spread_check> check;
   if (o.verify_worlds > 0) {
     r1.reset();
     r2.reset();
-    auto simulator = make_spread_simulator(config, graph, params);
+    auto simulator = make_spread_simulator(run.config, graph, params);
     const double theta_2 = static_cast<double>(result.sets_r2);
     const double f = result.estimated_spread / graph.num_vertices;
     // R2 did not choose the seeds, so its estimate is unbiased: a plain consistency check.
     check = verify_spread(*simulator, result.selection.seeds, result.estimated_spread,
                           graph.num_vertices * std::sqrt(f * (1 - f) / theta_2), o.verify_worlds, 0.0);
-    out["Verification"] = spread_verification_json(check, o.verify_worlds);
   }
-  out["PeakMemoryBytes"] = peak_memory_bytes();
-  out["Total"] = total.seconds();
-  out.update(run_metadata());
-  write_json(out, o.output);
-  if (o.verify_worlds > 0) report_spread_verification(check);
+  finish_ris_run(out, run, check, o.verify_worlds, o.output);
 }
 
 void setup(CLI::App& parent) {
@@ -103,9 +87,7 @@ void setup(CLI::App& parent) {
   cmd->add_option("-e,--epsilon", o->epsilon, "Stop once the certified ratio reaches 1 - 1/e - epsilon")
       ->capture_default_str();
   cmd->add_option("--delta", o->delta, "Failure probability of the certificate (default 1/n)");
-  cmd->add_option("-d,--model", o->model, "Diffusion model: IC or LT")->capture_default_str();
-  cmd->add_option("--verify", o->verify_worlds, "Check the spread by R independent Monte-Carlo worlds");
-  cmd->add_option("-o,--output", o->output, "Write the JSON result here instead of stdout");
+  add_ris_run_options(*cmd, o->model, o->output, &o->verify_worlds);
   cmd->callback([o] { run_opim_command(*o); });
 }
 

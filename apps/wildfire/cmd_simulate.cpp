@@ -9,9 +9,9 @@
 #include "cli_output.hpp"
 #include "command_registry.hpp"
 #include "graph_options.hpp"
+#include "ris_run.hpp"
 #include "wildfire/sampling/spread_simulator.hpp"
 #include "wildfire/util/file_reader.hpp"
-#include "wildfire/util/resource_usage.hpp"
 
 namespace wildfire::cli {
 namespace {
@@ -59,18 +59,10 @@ std::vector<std::uint64_t> parse_ids(const std::string& text, const std::string&
 }
 
 void run_simulate_command(const simulate_cli_options& o) {
-  stopwatch total;
   WF_EXPECTS(!o.seeds.empty() || !o.seeds_file.empty(), "--seeds", "give the seeds with --seeds or --seeds-file");
   WF_EXPECTS(o.worlds >= 2, "-R", "at least 2 worlds are needed for a standard error");
-  const backend_config config = to_backend_config(o.backend);
-  sampling_params params;
-  params.model = parse_diffusion_model(o.model, "-d");
-  params.seed = o.backend.seed;
-
-  stopwatch load_clock;
-  const csr_graph graph = load_graph(o.graph);
-  if (params.model == diffusion_model::lt) validate_lt_weights(graph, o.graph.path);
-  const double load_seconds = load_clock.seconds();
+  const ris_run run = start_ris_run(o.graph, o.backend, o.model);
+  const csr_graph& graph = run.graph;
 
   std::vector<std::uint64_t> original = parse_ids(o.seeds, "--seeds", false);
   if (!o.seeds_file.empty()) {
@@ -87,27 +79,21 @@ void run_simulate_command(const simulate_cli_options& o) {
     seeds.push_back(it->second);
   }
 
-  auto simulator = make_spread_simulator(config, graph, params);
+  auto simulator = make_spread_simulator(run.config, graph, run.params);
   const spread_estimate estimate = simulator->estimate(seeds, o.first_world, o.worlds);
 
   nlohmann::json out = graph_input_json(o.graph, graph);
   out["Seeds"] = original_ids_json(graph, seeds);
-  out["DiffusionModel"] = std::string(to_string(params.model));
+  out["DiffusionModel"] = std::string(to_string(run.params.model));
   out["Worlds"] = estimate.worlds;
   out["FirstWorld"] = o.first_world;
   out["Spread"] = estimate.mean;
   out["StdErr"] = estimate.standard_error;
   out["CI95"] = {estimate.ci95_low, estimate.ci95_high};
   out["EdgesExamined"] = estimate.edges_examined;
-  out["Device"] = to_string(resolve_device(config.device));
-  out["Sampler"] = simulator->traversal();
-  out["NumThreads"] = effective_threads(config);
-  out["Seed"] = params.seed;
-  out["Times"] = {{"Load", load_seconds}, {"Simulation", estimate.seconds}};
-  out["PeakMemoryBytes"] = peak_memory_bytes();
-  out["Total"] = total.seconds();
-  out.update(run_metadata());
-  write_json(out, o.output);
+  add_backend_json(out, run, simulator->traversal());
+  out["Times"] = {{"Load", run.load_seconds}, {"Simulation", estimate.seconds}};
+  finish_ris_run(out, run, std::nullopt, 0, o.output);
 }
 
 void setup(CLI::App& parent) {
@@ -120,8 +106,7 @@ void setup(CLI::App& parent) {
   cmd->add_option("-R,--worlds", o->worlds, "Number of simulated worlds")->capture_default_str();
   cmd->add_option("--first-world", o->first_world, "Id of the first world (worlds are keyed like RR samples)")
       ->capture_default_str();
-  cmd->add_option("-d,--model", o->model, "Diffusion model: IC or LT")->capture_default_str();
-  cmd->add_option("-o,--output", o->output, "Write the JSON result here instead of stdout");
+  add_ris_run_options(*cmd, o->model, o->output, nullptr);
   cmd->callback([o] { run_simulate_command(*o); });
 }
 
