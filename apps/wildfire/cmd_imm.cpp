@@ -43,7 +43,9 @@ void run_imm_command(const imm_cli_options& o) {
   const csr_graph& graph = run.graph;
   const sampling_params& params = run.params;
 
+  stopwatch setup_clock;
   auto collection = make_rr_collection(run.config, graph, params);
+  const double setup_seconds = setup_clock.seconds();
   imm_options options;
   options.k = o.k;
   options.epsilon = o.epsilon;
@@ -85,7 +87,7 @@ void run_imm_command(const imm_cli_options& o) {
   out["EdgesExamined"] = stats.edges_examined;
   add_backend_json(out, run, stats.traversal);
   out["Colours"] = run.config.colours;
-  out["Times"] = {{"Load", run.load_seconds}, {"Sampling", stats.sampling_seconds}, {"Selection", stats.selection_seconds}};
+  out["Times"] = times_json(run, setup_seconds, {{"Sampling", stats.sampling_seconds}, {"Selection", stats.selection_seconds}});
   out["RRSetsPerSecond"] = stats.sampling_seconds > 0 ? static_cast<double>(stats.sets_generated) / stats.sampling_seconds : 0.0;
   out["EdgesPerSecond"] = stats.sampling_seconds > 0 ? static_cast<double>(stats.edges_examined) / stats.sampling_seconds : 0.0;
   out["RRMemoryPeakBytes"] = stats.peak_bytes;

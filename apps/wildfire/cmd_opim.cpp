@@ -28,8 +28,10 @@ void run_opim_command(const opim_cli_options& o) {
   const csr_graph& graph = run.graph;
   const sampling_params& params = run.params;
 
+  stopwatch setup_clock;
   auto r1 = make_rr_collection(run.config, graph, params);
   auto r2 = make_rr_collection(run.config, graph, params);
+  const double setup_seconds = setup_clock.seconds();
   opim_options options;
   options.k = o.k;
   options.epsilon = o.epsilon;
@@ -59,9 +61,9 @@ void run_opim_command(const opim_cli_options& o) {
   out["RRSetMembersGenerated"] = s1.members_generated + s2.members_generated;
   out["EdgesExamined"] = s1.edges_examined + s2.edges_examined;
   add_backend_json(out, run, s1.traversal);
-  out["Times"] = {{"Load", run.load_seconds},
-                  {"Sampling", s1.sampling_seconds + s2.sampling_seconds},
-                  {"Selection", s1.selection_seconds + s2.selection_seconds}};
+  out["Times"] = times_json(run, setup_seconds,
+                            {{"Sampling", s1.sampling_seconds + s2.sampling_seconds},
+                             {"Selection", s1.selection_seconds + s2.selection_seconds}});
   out["RRMemoryPeakBytes"] = s1.peak_bytes + s2.peak_bytes;
 
   std::optional<spread_check> check;

@@ -79,7 +79,9 @@ void run_simulate_command(const simulate_cli_options& o) {
     seeds.push_back(it->second);
   }
 
+  stopwatch setup_clock;
   auto simulator = make_spread_simulator(run.config, graph, run.params);
+  const double setup_seconds = setup_clock.seconds();
   const spread_estimate estimate = simulator->estimate(seeds, o.first_world, o.worlds);
 
   nlohmann::json out = graph_input_json(o.graph, graph);
@@ -92,7 +94,7 @@ void run_simulate_command(const simulate_cli_options& o) {
   out["CI95"] = {estimate.ci95_low, estimate.ci95_high};
   out["EdgesExamined"] = estimate.edges_examined;
   add_backend_json(out, run, simulator->traversal());
-  out["Times"] = {{"Load", run.load_seconds}, {"Simulation", estimate.seconds}};
+  out["Times"] = times_json(run, setup_seconds, {{"Simulation", estimate.seconds}});
   finish_ris_run(out, run, std::nullopt, 0, o.output);
 }
 

@@ -14,6 +14,9 @@ ris_run start_ris_run(const graph_load_options& graph, const backend_cli_options
   run.graph = load_graph(graph);
   if (run.params.model == diffusion_model::lt) validate_lt_weights(run.graph, graph.path);
   run.load_seconds = load_clock.seconds();
+  stopwatch context_clock;
+  initialize_device(run.config);
+  run.context_seconds = context_clock.seconds();
   return run;
 }
 
@@ -30,6 +33,12 @@ void add_backend_json(nlohmann::json& out, const ris_run& run, const std::string
   out["Sampler"] = sampler;
   out["NumThreads"] = effective_threads(run.config);
   out["Seed"] = run.params.seed;
+}
+
+nlohmann::json times_json(const ris_run& run, double setup_seconds, const nlohmann::json& phases) {
+  nlohmann::json times = {{"Load", run.load_seconds}, {"DeviceContext", run.context_seconds}, {"Setup", setup_seconds}};
+  times.update(phases);
+  return times;
 }
 
 void finish_ris_run(nlohmann::json& out, const ris_run& run, const std::optional<spread_check>& check,

@@ -26,9 +26,11 @@ struct ris_run {
   sampling_params params;
   csr_graph graph;
   double load_seconds = 0;
+  double context_seconds = 0;  // CUDA context creation (0 on the CPU)
 };
 
-/// Parses the model (flag `-d`) and the backend, loads the graph and checks LT in-weights.
+/// Parses the model (flag `-d`) and the backend, loads the graph, checks LT in-weights and
+/// creates the CUDA context when the run goes to the GPU (timed apart from the load).
 ris_run start_ris_run(const graph_load_options& graph, const backend_cli_options& backend, const std::string& model);
 
 /// `-d,--model`, `-o,--output` and, where `verify_worlds` is given, `--verify R`.
@@ -36,6 +38,10 @@ void add_ris_run_options(CLI::App& cmd, std::string& model, std::string& output,
 
 /// Device, Sampler, NumThreads and Seed of the run.
 void add_backend_json(nlohmann::json& out, const ris_run& run, const std::string& sampler);
+
+/// Times: Load (parse), DeviceContext (CUDA context), Setup (the backend's construction: graph
+/// upload and allocations on the GPU), then the command's own `phases`.
+nlohmann::json times_json(const ris_run& run, double setup_seconds, const nlohmann::json& phases);
 
 /// Records the verification (if any), peak memory, total time and build metadata, writes the JSON
 /// and then reports the verification; a failed check throws after the JSON is written.

@@ -35,4 +35,9 @@ bool gpu_available() noexcept;
 /// Resolves `automatic` to cpu or gpu; throws config_error if gpu is asked for and absent.
 device_kind resolve_device(device_kind requested);
 
+/// Creates the CUDA context of `config.gpu_id` now when the run goes to the GPU (nothing on the
+/// CPU), so that commands can report its cost apart from the work. Throws wildfire::error if the
+/// device cannot be initialised.
+void initialize_device(const backend_config& config);
+
 }  // namespace wildfire

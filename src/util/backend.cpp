@@ -1,6 +1,8 @@
 // Parsing of backend flags and GPU discovery.
 #include "wildfire/backend.hpp"
 
+#include <string>
+
 #include "wildfire/error.hpp"
 
 #ifdef WF_HAVE_CUDA
@@ -60,6 +62,18 @@ device_kind resolve_device(device_kind requested) {
 #endif
   }
   return requested;
+}
+
+void initialize_device(const backend_config& config) {
+  if (resolve_device(config.device) != device_kind::gpu) return;
+#ifdef WF_HAVE_CUDA
+  // cudaFree(nullptr) is the documented idiom that forces the context into existence.
+  cudaError_t status = cudaSetDevice(config.gpu_id);
+  if (status == cudaSuccess) status = cudaFree(nullptr);
+  if (status != cudaSuccess) {
+    throw error("cannot initialise CUDA device " + std::to_string(config.gpu_id) + ": " + cudaGetErrorString(status));
+  }
+#endif
 }
 
 }  // namespace wildfire
