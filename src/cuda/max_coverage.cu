@@ -11,6 +11,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/max_coverage_kernels.cuh"
+#include "cuda/max_coverage_persistent_kernels.cuh"
 
 namespace wildfire::cuda {
 namespace {
@@ -33,6 +34,13 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
   WF_CUDA_CHECK(cudaGetDevice(&device));
   WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   cover_grid_ = static_cast<unsigned>(std::max(sm_count, 1)) * 8;
+  int cooperative = 0;
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  int per_sm = 0;
+  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::persistent_greedy,
+                                                              kernels::persistent_threads, 0));
+  // Every block must be resident for the grid syncs; more than 8 per SM only lengthens a sync.
+  if (cooperative != 0 && per_sm > 0) persistent_grid_ = static_cast<unsigned>(std::max(sm_count, 1) * std::min(per_sm, 8));
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
@@ -181,9 +189,10 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
     kernels::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_counts_.data(), top, out);
     WF_CUDA_CHECK(cudaGetLastError());
   };
-  for (std::uint64_t step = 0; step < wanted; ++step) {
+  const bool persistent = !bound && persistent_steps(store, wanted, k, per_round, best, gained);
+  for (std::uint64_t step = 0; step < wanted && !persistent; ++step) {
     top_k_sum(top_sums + step);
-    kernels::argmax_count<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(
+    kernels::argmax_count<<<std::min(blocks_for(n_), cover_grid_), kernels::cover_block_threads, 0, stream_>>>(
         counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
     WF_CUDA_CHECK(cudaGetLastError());
     // The chosen vertex's list is unknown on the host: a grid of a few blocks per SM strides over
@@ -219,6 +228,45 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   }
   result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, store.num_sets());
   return result;
+}
+
+bool device_max_coverage::persistent_steps(const rr_store& store, std::uint64_t steps, std::uint32_t k,
+                                           std::uint32_t per_round, unsigned long long* best,
+                                           unsigned long long* gained) {
+  if (persistent_grid_ == 0 || n_ == 0) return false;
+  if (steps == 0) return true;
+  grow_buffer(hot_slot_, *budget_, n_, 0, stream_, "greedy hot slots");
+  grow_buffer(hot_vertex_, *budget_, kernels::hot_capacity, 0, stream_, "greedy hot vertices");
+  grow_buffer(persistent_meta_, *budget_, kernels::meta_words, 0, stream_, "greedy counters");
+  grow_buffer(chunks_, *budget_, store.num_members() / kernels::cover_chunk + 1, 0, stream_, "greedy chunk list");
+  WF_CUDA_CHECK(cudaMemsetAsync(persistent_meta_.data(), 0, kernels::meta_words * sizeof(unsigned), stream_));
+  kernels::persistent_greedy_args a{};
+  a.offsets = store.offsets();
+  a.members = store.members();
+  a.index.count = static_cast<unsigned>(segments_.size());
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    a.index.offsets[i] = segments_[i].offsets.data();
+    a.index.sets[i] = segments_[i].sets.data();
+  }
+  a.covered = covered_.data();
+  a.counts = counts_.data();
+  a.selected = flags_.data();
+  a.round_used = round_used_.data();
+  a.n = n_;
+  a.per_round = per_round;
+  a.k = k;
+  a.steps = steps;
+  a.best = best;
+  a.gained = gained;
+  a.hot_slot = hot_slot_.data();
+  a.hot_vertex = hot_vertex_.data();
+  a.meta = persistent_meta_.data();
+  a.chunks = chunks_.data();
+  void* args[] = {&a};
+  WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernels::persistent_greedy),
+                                            dim3(persistent_grid_), dim3(kernels::persistent_threads), args, 0,
+                                            stream_));
+  return true;
 }
 
 std::uint64_t device_max_coverage::coverage(const rr_store& store, std::span<const std::uint32_t> seeds) {
