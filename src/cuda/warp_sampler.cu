@@ -46,6 +46,12 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   const std::uint64_t max_warps = static_cast<std::uint64_t>(std::max(sm_count, 1)) *
                                   static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
                                   kernels::warp_sampler_warps_per_block;
+  if (params.model == diffusion_model::ic && graph.num_vertices > 0) {
+    records_ = device_buffer<kernels::ic_vertex_record>(budget, graph.num_vertices, "warp-sampler vertex records");
+    const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>((graph.num_vertices + 255) / 256, 65535));
+    kernels::build_ic_vertex_records<<<grid, 256, 0, stream>>>(graph, blocks, records_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
   words_per_warp_ = (static_cast<std::uint64_t>(graph.num_vertices) + 31) / 32;
   // A multi-round set holds up to rounds * n members.
   const std::uint64_t most_members = static_cast<std::uint64_t>(graph.num_vertices) * std::max<std::uint32_t>(params.rounds, 1);
@@ -96,6 +102,7 @@ kernels::warp_sampler_args warp_sampler::args(std::uint64_t first_id, const std:
   a.flags = &counters_.data()->flags;
   a.edges_examined = &counters_.data()->edges_examined;
   a.blocks = blocks_;
+  a.records = records_.data();
   return a;
 }
 

@@ -17,6 +17,7 @@
 namespace wildfire::cuda {
 namespace kernels {
 struct warp_sampler_args;
+struct ic_vertex_record;
 }
 
 class warp_sampler {
@@ -68,6 +69,7 @@ class warp_sampler {
   unsigned small_blocks_ = 0;  // grid of the thread-per-sample pass; 0: not used (LT, several rounds)
   std::uint64_t words_per_warp_ = 0;
   std::uint64_t stage_capacity_ = 0;
+  device_buffer<kernels::ic_vertex_record> records_;  // IC: per vertex (in-CSR range, block size)
   device_buffer<std::uint32_t> visited_;
   device_buffer<std::uint32_t> stage_;
   device_buffer<std::uint32_t> deferred_;

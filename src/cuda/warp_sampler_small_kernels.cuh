@@ -80,10 +80,11 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
     // Busy lanes expand one queued vertex.
     if (active && !overflow && head < size) {
       const std::uint32_t v = queue[head++ * small_block_threads];
-      const std::uint64_t begin = g.in_offsets[v];
-      const std::uint64_t end = g.in_offsets[v + 1];
-      const std::uint64_t degree = end - begin;
+      const ic_vertex_record r = a.records[v];
       const std::uint32_t cls = a.blocks.vertex_class[v];
+      const std::uint64_t begin = r.begin;
+      const std::uint64_t degree = r.degree;
+      const std::uint64_t end = begin + degree;
       set_examined += degree;  // the whole in-degree, whichever rule draws it (as the warp path)
       // Appends u unless the set holds it already; false when the queue is full.
       auto push = [&](std::uint32_t u) {
@@ -93,7 +94,7 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
         queue[size++ * small_block_threads] = u;
         return true;
       };
-      if (cls == per_edge_class) {
+      if (r.block == 0) {
         if (degree > small_max_items) {
           overflow = true;
         } else {
@@ -102,8 +103,8 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
           }
         }
       } else {
-        const std::uint64_t block = ic_block_size(degree, g.in_thresholds[begin]);
-        if ((degree + block - 1) / block > small_max_items) {
+        const std::uint64_t block = r.block;
+        if ((r.degree - 1U) / r.block + 1U > small_max_items) {
           overflow = true;
         } else {
           for (std::uint64_t first = begin; first < end && !overflow; first += block) {
