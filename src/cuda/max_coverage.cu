@@ -39,8 +39,11 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
   int per_sm = 0;
   WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::persistent_greedy,
                                                               kernels::persistent_threads, 0));
-  // Every block must be resident for the grid syncs; more than 8 per SM only lengthens a sync.
-  if (cooperative != 0 && per_sm > 0) persistent_grid_ = static_cast<unsigned>(std::max(sm_count, 1) * std::min(per_sm, 8));
+  // Every block must be resident for the grid syncs.
+  if (cooperative != 0 && per_sm > 0) {
+    persistent_grid_ = static_cast<unsigned>(std::max(sm_count, 1)) *
+                       std::min(static_cast<unsigned>(per_sm), kernels::persistent_blocks_per_sm);
+  }
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
