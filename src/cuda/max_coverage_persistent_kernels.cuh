@@ -79,8 +79,14 @@ __global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm) 
   // most hot_capacity counts do (a histogram of bit widths, then slots by an atomic counter).
   for (unsigned i = threadIdx.x; i < 33; i += blockDim.x) table[i] = 0;
   __syncthreads();
-  for (std::uint64_t v = thread; v < a.n; v += threads) {
-    atomicAdd(table + (32 - __clz(static_cast<int>(__ldcg(a.counts + v)))), 1U);
+  // Warp-uniform strides, increments aggregated per warp (most counts share a few widths).
+  for (std::uint64_t base = warp * 32; base < a.n; base += warps * 32) {
+    const std::uint64_t v = base + lane;
+    const unsigned width = v < a.n ? 32U - static_cast<unsigned>(__clz(static_cast<int>(__ldcg(a.counts + v)))) : 33U;
+    const unsigned peers = __match_any_sync(0xffffffffU, width);
+    if (width < 33 && lane == static_cast<unsigned>(__ffs(static_cast<int>(peers)) - 1)) {
+      atomicAdd(table + width, static_cast<unsigned>(__popc(peers)));
+    }
   }
   __syncthreads();
   for (unsigned i = threadIdx.x; i < 33; i += blockDim.x)
