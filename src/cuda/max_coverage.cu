@@ -10,6 +10,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "cuda/max_coverage_hot_kernels.cuh"
 #include "cuda/max_coverage_kernels.cuh"
 #include "cuda/max_coverage_persistent_kernels.cuh"
 
@@ -88,9 +89,31 @@ void device_max_coverage::add_segment(const rr_store& store) {
   WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, counts_.data(), segment.offsets.data(), plus_u64{},
                                                std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
   grow_buffer(scratch_, *budget_, std::max<std::size_t>(scan_bytes, 1), 0, stream_, "CUB scan scratch");
+  // Segments after the first know the counts so far: their largest are hot (summed per block).
+  const bool hot = first_set > 0 && members > 0 && n_ > 0;
+  // Each block of the hot kernels takes a contiguous share (at least 8,192 members) and sums its
+  // hot updates in shared memory: a few blocks per SM.
+  const unsigned hot_grid = static_cast<unsigned>(std::min<std::uint64_t>(members / 8192 + 1, cover_grid_));
+  if (hot) {
+    grow_buffer(hot_slot_, *budget_, n_, 0, stream_, "greedy hot slots");
+    grow_buffer(hot_vertex_, *budget_, kernels::hot_capacity, 0, stream_, "greedy hot vertices");
+    grow_buffer(persistent_meta_, *budget_, kernels::meta_words, 0, stream_, "greedy counters");
+    WF_CUDA_CHECK(cudaMemsetAsync(persistent_meta_.data(), 0, kernels::hot_meta_words * sizeof(unsigned), stream_));
+    kernels::hot_histogram<<<blocks_for(n_), kernels::hot_block_threads, 0, stream_>>>(base_counts_.data(), n_,
+                                                                                        persistent_meta_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+    kernels::hot_assign<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(
+        base_counts_.data(), n_, persistent_meta_.data(), hot_slot_.data(), hot_vertex_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
   // The working counts hold the segment's counts, then serve as its scatter cursors.
   WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
-  if (members > 0) {
+  if (hot) {
+    kernels::count_members_hot<<<hot_grid, kernels::hot_block_threads, 0, stream_>>>(
+        store.members() + indexed_members_, members, hot_slot_.data(), hot_vertex_.data(), persistent_meta_.data(),
+        counts_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  } else if (members > 0) {
     kernels::count_members<<<blocks_for(members), kernels::cover_block_threads, 0, stream_>>>(
         store.members() + indexed_members_, members, counts_.data());
     WF_CUDA_CHECK(cudaGetLastError());
@@ -109,9 +132,15 @@ void device_max_coverage::add_segment(const rr_store& store) {
   }
   if (members > 0) {
     WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
-    kernels::scatter_index<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
-        store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
-        segment.sets.data());
+    if (hot) {
+      kernels::scatter_index_hot<<<hot_grid, kernels::hot_block_threads, 0, stream_>>>(
+          store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
+          segment.sets.data(), hot_slot_.data(), hot_vertex_.data(), persistent_meta_.data());
+    } else {
+      kernels::scatter_index<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
+          store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
+          segment.sets.data());
+    }
     WF_CUDA_CHECK(cudaGetLastError());
   }
   segments_.push_back(std::move(segment));

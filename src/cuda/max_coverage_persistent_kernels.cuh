@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "cuda/max_coverage_hot_kernels.cuh"
 #include "cuda/max_coverage_kernels.cuh"
 
 namespace wildfire::cuda::kernels {
@@ -25,9 +26,6 @@ namespace wildfire::cuda::kernels {
 /// aggregates more sets. Two blocks of 1024 fill an SM at 32 registers.
 inline constexpr unsigned persistent_threads = 1024;
 inline constexpr unsigned persistent_blocks_per_sm = 2;
-/// Hot vertices per select: 2048 shared-memory counters per block (8 KiB).
-inline constexpr unsigned hot_capacity = 2048;
-inline constexpr std::uint16_t no_hot_slot = 0xffff;
 /// Members of a covered set decremented by the warp that covers it; the rest go out in chunks.
 inline constexpr std::uint64_t cover_chunk = 256;
 
@@ -47,11 +45,11 @@ struct persistent_greedy_args {
   unsigned long long* gained;     // steps
   std::uint16_t* hot_slot;        // n
   std::uint32_t* hot_vertex;      // hot_capacity
-  unsigned* meta;                 // zero at launch: [0, 33) bit-width histogram, [33] hot count, [34..36) chunk counts
+  unsigned* meta;                 // zero at launch: [0, hot_meta_words) the hot-set choice, then two chunk counters
   unsigned long long* chunks;     // (set << 32 | chunk) items, at least members / cover_chunk + 1
 };
 
-inline constexpr unsigned meta_words = 36;
+inline constexpr unsigned meta_words = hot_meta_words + 2;
 
 /// Decrements the count of member u: in the block's table when u is hot, else in global memory.
 __device__ __forceinline__ void drop_count(std::uint32_t u, const std::uint16_t* hot_slot, unsigned* table,
@@ -75,38 +73,12 @@ __global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm) 
   const std::uint64_t warps = threads >> 5;
   const unsigned lane = threadIdx.x & 31;
 
-  // The hot vertices: those whose count has a bit width w >= w0, the smallest w0 >= 1 for which at
-  // most hot_capacity counts do (a histogram of bit widths, then slots by an atomic counter).
+  // The hot vertices (max_coverage_hot_kernels.cuh), by their counts at launch.
   for (unsigned i = threadIdx.x; i < 33; i += blockDim.x) table[i] = 0;
   __syncthreads();
-  // Warp-uniform strides, increments aggregated per warp (most counts share a few widths).
-  for (std::uint64_t base = warp * 32; base < a.n; base += warps * 32) {
-    const std::uint64_t v = base + lane;
-    const unsigned width = v < a.n ? 32U - static_cast<unsigned>(__clz(static_cast<int>(__ldcg(a.counts + v)))) : 33U;
-    const unsigned peers = __match_any_sync(0xffffffffU, width);
-    if (width < 33 && lane == static_cast<unsigned>(__ffs(static_cast<int>(peers)) - 1)) {
-      atomicAdd(table + width, static_cast<unsigned>(__popc(peers)));
-    }
-  }
-  __syncthreads();
-  for (unsigned i = threadIdx.x; i < 33; i += blockDim.x)
-    if (table[i] != 0) atomicAdd(a.meta + i, table[i]);
+  add_width_histogram(a.counts, a.n, warp, warps, table, a.meta);
   grid.sync();
-  unsigned min_width = 33;
-  for (unsigned w = 32, above = 0; w >= 1; --w) {
-    above += __ldcg(a.meta + w);
-    if (above > hot_capacity) break;
-    min_width = w;
-  }
-  for (std::uint64_t v = thread; v < a.n; v += threads) {
-    std::uint16_t slot = no_hot_slot;
-    if (32U - static_cast<unsigned>(__clz(static_cast<int>(__ldcg(a.counts + v)))) >= min_width) {
-      const unsigned s = atomicAdd(a.meta + 33, 1U);
-      a.hot_vertex[s] = static_cast<std::uint32_t>(v);
-      slot = static_cast<std::uint16_t>(s);
-    }
-    a.hot_slot[v] = slot;
-  }
+  assign_hot_slots(a.counts, a.n, thread, threads, a.meta, a.hot_slot, a.hot_vertex);
   grid.sync();
   const unsigned hot = __ldcg(a.meta + 33);
 
@@ -136,7 +108,7 @@ __global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm) 
     __syncthreads();
     // Cover: a warp per set in v's lists; a fresh set is marked and its first cover_chunk
     // members' counts drop; its further chunks are listed for everyone.
-    unsigned* num_chunks = a.meta + 34 + (step & 1);
+    unsigned* num_chunks = a.meta + hot_meta_words + (step & 1);
     for (unsigned seg = 0; seg < a.index.count && seg < max_segments; ++seg) {
       const std::uint64_t begin = a.index.offsets[seg][v];
       const std::uint64_t end = a.index.offsets[seg][v + 1];
@@ -173,7 +145,7 @@ __global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm) 
         for (std::uint64_t j = first + lane; j < stop; j += 32) drop_count(a.members[j], a.hot_slot, table, a.counts);
       }
     }
-    if (thread == 0) a.meta[34 + ((step + 1) & 1)] = 0;  // the next step's chunk counter (read two syncs ago)
+    if (thread == 0) a.meta[hot_meta_words + ((step + 1) & 1)] = 0;  // the next step's chunk counter (read two syncs ago)
     __syncthreads();
     for (unsigned i = threadIdx.x; i < hot; i += blockDim.x) {
       if (table[i] != 0) atomicSub(a.counts + a.hot_vertex[i], table[i]);
