@@ -7,7 +7,7 @@
 // small_max_items work items, is handed to the warp kernel whole (the deferred list): a set is a
 // pure function of (seed, sample), so the partial work is simply dropped. The lanes of a warp
 // advance in step: each round every busy lane expands one vertex, lanes that finished reserve
-// arena room with one atomic per warp, and idle lanes take new samples with one atomic per warp.
+// arena room with one atomic per warp, and idle lanes take new samples from a warp pool of ids.
 // Single-round IC only. Included only by warp_sampler.cu.
 #pragma once
 
@@ -31,6 +31,8 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
   const unsigned below = (1U << lane) - 1U;
   bool active = false;     // a sample is being traversed
   bool exhausted = false;  // no samples left for this lane
+  unsigned pool_next = 0;  // the warp's unclaimed sample ids: [pool_next, pool_end)
+  unsigned pool_end = 0;
   std::uint32_t local = 0;
   std::uint64_t key = 0;
   std::uint32_t size = 0;
@@ -39,16 +41,22 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
   std::uint64_t examined = 0;
 
   for (;;) {
-    // Idle lanes take the next samples: one atomic per warp.
+    // Idle lanes take the next samples from the warp's pool of ids, refilled 32 at a time (one
+    // atomic per 32 samples). Ids are handed out in increasing order, so a lane that gets one past
+    // the end leaves none behind.
     const unsigned need = __ballot_sync(full_warp, !active && !exhausted);
     bool overflow = false;
     if (need != 0) {
-      const unsigned leader = static_cast<unsigned>(__ffs(static_cast<int>(need)) - 1);
-      unsigned base = 0;
-      if (lane == leader) base = atomicAdd(a.next_item, static_cast<unsigned>(__popc(need)));
-      base = __shfl_sync(full_warp, base, leader);
+      const unsigned wanted = static_cast<unsigned>(__popc(need));
+      const unsigned left = pool_end - pool_next;
+      unsigned refill = 0;
+      if (wanted > left) {
+        if (lane == 0) refill = atomicAdd(a.next_item, 32U);
+        refill = __shfl_sync(full_warp, refill, 0);
+      }
       if (!active && !exhausted) {
-        const unsigned item = base + static_cast<unsigned>(__popc(need & below));
+        const unsigned rank = static_cast<unsigned>(__popc(need & below));
+        const unsigned item = rank < left ? pool_next + rank : refill + (rank - left);
         if (item >= a.num_items) {
           exhausted = true;
         } else {
@@ -73,6 +81,12 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
                 [&](std::uint32_t v) { queue[size++ * small_block_threads] = v; });
           }
         }
+      }
+      if (wanted > left) {
+        pool_next = refill + (wanted - left);
+        pool_end = refill + 32U;
+      } else {
+        pool_next += wanted;
       }
     }
     if (__all_sync(full_warp, exhausted)) break;
