@@ -295,9 +295,17 @@ bool device_max_coverage::persistent_steps(const rr_store& store, std::uint64_t 
   a.meta = persistent_meta_.data();
   a.chunks = chunks_.data();
   void* args[] = {&a};
-  WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernels::persistent_greedy),
-                                            dim3(persistent_grid_), dim3(kernels::persistent_threads), args, 0,
-                                            stream_));
+  const cudaError_t status = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernels::persistent_greedy),
+                                                         dim3(persistent_grid_), dim3(kernels::persistent_threads),
+                                                         args, 0, stream_);
+  if (status == cudaErrorCooperativeLaunchTooLarge || status == cudaErrorNotSupported) {
+    // The grid cannot be co-resident here after all (a shared or partitioned device): the
+    // two-launch steps from now on. Launch errors are not sticky.
+    (void)cudaGetLastError();
+    persistent_grid_ = 0;
+    return false;
+  }
+  WF_CUDA_CHECK(status);
   return true;
 }
 
