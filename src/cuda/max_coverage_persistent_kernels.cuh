@@ -51,18 +51,34 @@ struct persistent_greedy_args {
 
 inline constexpr unsigned meta_words = hot_meta_words + 2;
 
-/// Decrements the count of member u: in the block's table when u is hot, else in global memory.
-__device__ __forceinline__ void drop_count(std::uint32_t u, const std::uint16_t* hot_slot, unsigned* table,
-                                           std::uint32_t* counts) {
-  const std::uint16_t slot = hot_slot[u];
-  if (slot != no_hot_slot) {
-    atomicAdd(table + slot, 1U);
-  } else {
-    atomicSub(counts + u, 1U);
+/// Decrements the counts of members[begin, end) (a warp, lane-strided): in the block's table for
+/// hot vertices, else in global memory. Four members per lane at a time, their ids and slots
+/// loaded before any atomic, so the random slot reads overlap instead of queueing one by one.
+__device__ __forceinline__ void drop_counts(const std::uint32_t* members, std::uint64_t begin, std::uint64_t end,
+                                            const std::uint16_t* hot_slot, unsigned* table, std::uint32_t* counts) {
+  constexpr unsigned batch = 4;
+  for (std::uint64_t base = begin + (threadIdx.x & 31); base < end; base += 32 * batch) {
+    std::uint32_t u[batch];
+    std::uint16_t slot[batch];
+#pragma unroll
+    for (unsigned t = 0; t < batch; ++t) u[t] = base + 32 * t < end ? __ldg(members + base + 32 * t) : 0U;
+    // The slots were written by this launch: read through L2.
+#pragma unroll
+    for (unsigned t = 0; t < batch; ++t) slot[t] = base + 32 * t < end ? __ldcg(hot_slot + u[t]) : no_hot_slot;
+#pragma unroll
+    for (unsigned t = 0; t < batch; ++t) {
+      if (base + 32 * t >= end) break;
+      if (slot[t] != no_hot_slot) {
+        atomicAdd(table + slot[t], 1U);
+      } else {
+        atomicSub(counts + u[t], 1U);
+      }
+    }
   }
 }
 
-__global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm) persistent_greedy(persistent_greedy_args a) {
+__global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm)
+    persistent_greedy(persistent_greedy_args a) {
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
   __shared__ unsigned table[hot_capacity];
@@ -120,7 +136,7 @@ __global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm) 
         const std::uint64_t first = a.offsets[s];
         const std::uint64_t size = a.offsets[s + 1] - first;
         const std::uint64_t head = size < cover_chunk ? size : cover_chunk;
-        for (std::uint64_t j = lane; j < head; j += 32) drop_count(a.members[first + j], a.hot_slot, table, a.counts);
+        drop_counts(a.members, first, first + head, a.hot_slot, table, a.counts);
         const std::uint64_t more = (size - head + cover_chunk - 1) / cover_chunk;
         unsigned at = 0;
         if (lane == 0) {
@@ -142,10 +158,11 @@ __global__ void __launch_bounds__(persistent_threads, persistent_blocks_per_sm) 
         const std::uint64_t first = a.offsets[s] + (item & 0xffffffffULL) * cover_chunk;
         const std::uint64_t end = a.offsets[s + 1];
         const std::uint64_t stop = end - first < cover_chunk ? end : first + cover_chunk;
-        for (std::uint64_t j = first + lane; j < stop; j += 32) drop_count(a.members[j], a.hot_slot, table, a.counts);
+        drop_counts(a.members, first, stop, a.hot_slot, table, a.counts);
       }
     }
-    if (thread == 0) a.meta[hot_meta_words + ((step + 1) & 1)] = 0;  // the next step's chunk counter (read two syncs ago)
+    // The next step's chunk counter, last read two grid syncs ago.
+    if (thread == 0) a.meta[hot_meta_words + ((step + 1) & 1)] = 0;
     __syncthreads();
     for (unsigned i = threadIdx.x; i < hot; i += blockDim.x) {
       if (table[i] != 0) atomicSub(a.counts + a.hot_vertex[i], table[i]);
