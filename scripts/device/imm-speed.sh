@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # GPU IMM speed (issue 7): the CUDA GPU tests, then `gpu_sampling_bench --imm 0.05` (IMM k = 50,
 # WC, IC, seed 1; reused and fresh final sets; unprofiled runs and one profiled run) on
-# soc-Epinions1, LJ-like and Orkut-like, and the IC warp kernel's register cap compared
-# (WF_CUDA_WARP_MIN_BLOCKS = 1, 6 (default), 8). GPU seeds against the CPU's on soc-Epinions1.
+# soc-Epinions1, LJ-like and Orkut-like; then the same with one change switched off at a time
+# (benchmark knobs: WF_CUDA_WARP_MIN_BLOCKS = 1 or 8 instead of the default register cap 6,
+# WF_CUDA_SMALL_SETS=0: no lane-per-sample pass, WF_CUDA_PERSISTENT_GREEDY=0: two-launch greedy
+# steps). GPU seeds against the CPU's on soc-Epinions1.
 # For one H100/H200 with 16 cores, run from the repository root with $OUT set; about 4-5 minutes
 # (each section checks the time left). Writes under $OUT/imm-speed/ and prints a summary.
 set -u
@@ -62,6 +64,8 @@ epinions="$data/soc-Epinions1.txt.gz"
 imm_bench epinions "$epinions" 60 5
 imm_bench epinions_minblocks1 "$epinions" 30 3 WF_CUDA_WARP_MIN_BLOCKS=1
 imm_bench epinions_minblocks8 "$epinions" 30 3 WF_CUDA_WARP_MIN_BLOCKS=8
+imm_bench epinions_no_small_pass "$epinions" 30 3 WF_CUDA_SMALL_SETS=0
+imm_bench epinions_two_launch_greedy "$epinions" 30 3 WF_CUDA_PERSISTENT_GREEDY=0
 # Seeds against the CPU (16 threads), reused and fresh final sets.
 for mode in reuse fresh; do
   flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
@@ -82,11 +86,13 @@ for big in lj orkut; do
   $wf convert -i "$out/graphs/${big}_like.txt" -w wc -o "$out/graphs/${big}_like.wfg" > "$out/convert_$big.log" 2>&1
   rm -f "$out/graphs/${big}_like.txt"
   if have_time $((budget - 60)); then imm_bench "$big" "$out/graphs/${big}_like.wfg" 60 2; else echo "skipped $big (time)"; fi
-  for mb in 1 8; do
+  # Each change switched off in turn (benchmark knobs), one unprofiled and one profiled run each.
+  for knob in WF_CUDA_WARP_MIN_BLOCKS=1 WF_CUDA_WARP_MIN_BLOCKS=8 WF_CUDA_SMALL_SETS=0 WF_CUDA_PERSISTENT_GREEDY=0; do
     if have_time $((budget - 40)); then
-      imm_bench "${big}_minblocks$mb" "$out/graphs/${big}_like.wfg" 30 1 WF_CUDA_WARP_MIN_BLOCKS=$mb
+      tag=$(echo "${knob#WF_CUDA_}" | tr 'A-Z=' 'a-z_')
+      imm_bench "${big}_$tag" "$out/graphs/${big}_like.wfg" 30 1 "$knob"
     else
-      echo "skipped $big min blocks $mb (time)"
+      echo "skipped $big $knob (time)"
     fi
   done
   rm -f "$out/graphs/${big}_like.wfg"

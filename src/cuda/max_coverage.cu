@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cstdlib>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -40,7 +42,10 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
   int per_sm = 0;
   WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::persistent_greedy,
                                                               kernels::persistent_threads, 0));
-  // Every block must be resident for the grid syncs.
+  // Every block must be resident for the grid syncs. WF_CUDA_PERSISTENT_GREEDY=0 keeps the
+  // two-launch steps (a benchmark knob).
+  const char* persistent = std::getenv("WF_CUDA_PERSISTENT_GREEDY");
+  if (persistent != nullptr && std::string(persistent) == "0") cooperative = 0;
   if (cooperative != 0 && per_sm > 0) {
     persistent_grid_ = static_cast<unsigned>(std::max(sm_count, 1)) *
                        std::min(static_cast<unsigned>(per_sm), kernels::persistent_blocks_per_sm);

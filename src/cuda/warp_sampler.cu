@@ -66,7 +66,10 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   visited_ = device_buffer<std::uint32_t>(budget, num_warps_ * words_per_warp_, "warp-sampler visited bitmaps");
   stage_ = device_buffer<std::uint32_t>(budget, num_warps_ * stage_capacity_, "warp-sampler overflow queues");
   counters_ = device_buffer<counters>(budget, 1, "warp-sampler counters");
-  if (params.model == diffusion_model::ic && params.rounds <= 1 && graph.num_vertices > 0) {
+  // WF_CUDA_SMALL_SETS=0 turns the lane-per-sample pass off (a benchmark knob, as above).
+  const char* small = std::getenv("WF_CUDA_SMALL_SETS");
+  const bool small_wanted = small == nullptr || std::string(small) != "0";
+  if (small_wanted && params.model == diffusion_model::ic && params.rounds <= 1 && graph.num_vertices > 0) {
     int small_per_sm = 0;
     WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&small_per_sm, kernels::small_rr_sets,
                                                                 kernels::small_block_threads, 0));
