@@ -34,7 +34,7 @@ export WF_SHARED_DATA_DIR=$data
 export CUDA_MODULE_LOADING=EAGER  # kernels load with the context, outside the timed region
 
 echo "== GPU tests ($(elapsed) s)"
-timeout 120 $build/tests/wildfire_cuda_gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1
+timeout 150 $build/tests/wildfire_cuda_gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1
 echo "wildfire_cuda_gpu_tests exit $?"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is|first differing" "$out/gpu_tests.log" | head -30
 
