@@ -96,9 +96,9 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
               "store, index = vertex-to-sets index segments, greedy = the rest of select.\n\n",
               std::string(to_string(params.model)).c_str());
   std::printf("| eps | final sets | run | theta | Samp+Sel ms | sampling ms | selection ms | generate calls | flushes | "
-              "sampler batches | selects | index segments | rebuilds | members indexed | traversal ms | store ms | "
-              "index ms | greedy ms | first seeds |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "sampler batches | small sets | deferred | selects | index segments | rebuilds | members indexed | traversal ms | "
+              "store ms | index ms | greedy ms | first seeds |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& eps_text : eps_list) {
     for (const bool reuse : {true, false}) {
       for (int run = 0; run <= runs; ++run) {
@@ -120,12 +120,13 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
           seeds.append(std::to_string(r.selection.seeds[i]));
         }
         std::printf("| %s | %s | %s | %llu | %.2f | %.2f | %.2f | %llu | %llu | %llu | %llu | %llu | %llu | %llu | "
-                    "%.2f | %.2f | %.2f | %.2f | %s |\n",
+                    "%llu | %llu | %.2f | %.2f | %.2f | %.2f | %s |\n",
                     eps_text.c_str(), reuse ? "reused" : "fresh",
                     profiled ? "profiled" : std::to_string(run + 1).c_str(), static_cast<unsigned long long>(r.theta),
                     1e3 * (s.sampling_seconds + s.selection_seconds), 1e3 * s.sampling_seconds,
                     1e3 * s.selection_seconds, static_cast<unsigned long long>(p.generate_calls),
                     static_cast<unsigned long long>(p.sample_flushes), static_cast<unsigned long long>(p.sample_batches),
+                    static_cast<unsigned long long>(p.small_sets), static_cast<unsigned long long>(p.small_deferred),
                     static_cast<unsigned long long>(p.select_calls), static_cast<unsigned long long>(p.index_segments),
                     static_cast<unsigned long long>(p.index_rebuilds), static_cast<unsigned long long>(p.members_indexed),
                     1e3 * p.traversal_seconds, 1e3 * p.store_seconds, 1e3 * p.index_seconds, 1e3 * p.greedy_seconds,

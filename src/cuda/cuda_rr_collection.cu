@@ -223,6 +223,8 @@ class cuda_rr_collection final : public rr_collection {
     p.index_segments = selector_.segments_built();
     p.index_rebuilds = selector_.full_rebuilds();
     p.members_indexed = selector_.members_indexed();
+    p.small_sets = warp_ ? warp_->small_sets() : 0;
+    p.small_deferred = warp_ ? warp_->small_deferred() : 0;
     p.index_seconds = selector_.index_seconds();
     p.profiling = profiling_;
     return p;

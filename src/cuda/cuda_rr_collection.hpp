@@ -50,6 +50,8 @@ struct cuda_collection_profile {
   std::uint64_t index_segments = 0;    // vertex-to-sets index segments built
   std::uint64_t index_rebuilds = 0;    // index rebuilt from scratch while segments were held
   std::uint64_t members_indexed = 0;   // member-to-index scatters, over all segments
+  std::uint64_t small_sets = 0;        // sets finished by the thread-per-sample pass (IC)
+  std::uint64_t small_deferred = 0;    // sets it handed to the warp kernel (too large for a lane)
   double traversal_seconds = 0;        // sampler kernels (warp or fused, retries included)
   double store_seconds = 0;            // staged sets into the store (scan, gather, per-set sort)
   double index_seconds = 0;            // index updates inside select

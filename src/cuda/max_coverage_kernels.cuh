@@ -54,6 +54,22 @@ struct index_segments {
   unsigned count;
 };
 
+/// Maximum of `mine` over the block (valid in thread 0); `scratch` holds blockDim.x / 32 entries.
+__device__ __forceinline__ unsigned long long block_max(unsigned long long mine, unsigned long long* scratch) {
+  for (unsigned delta = 16; delta > 0; delta >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
+    if (other > mine) mine = other;
+  }
+  if ((threadIdx.x & 31) == 0) scratch[threadIdx.x >> 5] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (unsigned w = 1; w < blockDim.x / 32; ++w)
+      if (scratch[w] > mine) mine = scratch[w];
+  }
+  __syncthreads();  // scratch is reused
+  return mine;
+}
+
 /// best = max over eligible v (unselected, its round's budget not spent) of (counts[v] << 32 | ~v):
 /// the largest count, lowest id on ties; stays 0 when no element is eligible.
 __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* selected, std::uint32_t n,
@@ -61,17 +77,17 @@ __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* se
                              unsigned long long* best) {
   unsigned long long mine = 0;
   for (std::uint64_t v = first_thread(); v < n; v += grid_threads()) {
-    if (selected[v] == 0 && round_used[v / per_round] < k) {
+    if (selected[v] == 0 && round_used[static_cast<std::uint32_t>(v) / per_round] < k) {
       const unsigned long long packed =
           (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
       if (packed > mine) mine = packed;
     }
   }
-  for (unsigned delta = 16; delta > 0; delta >>= 1) {
-    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
-    if (other > mine) mine = other;
-  }
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicMax(best, mine);
+  // One atomic per block: a per-warp atomicMax on one address serialises in L2 (tens of
+  // thousands per step on a universe of millions).
+  __shared__ unsigned long long scratch[cover_block_threads / 32];
+  mine = block_max(mine, scratch);
+  if (threadIdx.x == 0 && mine != 0) atomicMax(best, mine);
 }
 
 __device__ __forceinline__ bool decode_best(unsigned long long packed, std::uint32_t& v) {

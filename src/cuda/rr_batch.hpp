@@ -1,7 +1,7 @@
 // Staging of one batch of RR sets on the GPU and the flat device store they end up in
 // (ARCHITECTURE.md section 2): samplers write each set once, unsorted, into an arena; the store
-// lays them out in sample-id order by a scan over the sizes and sorts each set (CUB segmented
-// sort), so every backend holds the same canonical sets. Included only by .cu files.
+// lays them out in sample-id order by a scan over the sizes and sorts each set, so every backend
+// holds the same canonical sets. Included only by .cu files.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -36,8 +36,9 @@ class rr_store {
   const std::uint32_t* members() const noexcept { return members_.data(); }
   std::uint64_t bytes() const noexcept { return offsets_.bytes() + members_.bytes(); }
 
-  /// Appends the staged batch in sample order, each set sorted. Blocks on `stream` once (to learn
-  /// the batch's member count). Throws resource_error if the store cannot grow.
+  /// Appends the staged batch in sample order, each set sorted (sets of up to 32 members by a warp
+  /// on the way, larger ones by a CUB segmented sort). Blocks on `stream` once (to learn the
+  /// batch's member count). Throws resource_error if the store cannot grow.
   void append_staged(const rr_staging& staged, cudaStream_t stream);
 
   /// Reserves room for `extra_sets` sets holding `extra_members` members in total and returns the
@@ -62,6 +63,7 @@ class rr_store {
     members_.reset();
     batch_offsets_.reset();
     gathered_.reset();
+    big_segments_.reset();
     sort_scratch_.reset();
   }
 
@@ -71,10 +73,11 @@ class rr_store {
   device_buffer<std::uint32_t> members_;
   device_buffer<std::uint64_t> batch_offsets_;
   device_buffer<std::uint32_t> gathered_;
+  device_buffer<std::uint64_t> big_segments_;  // [0]: count, then begins and ends of a batch's large sets
   device_buffer<unsigned char> sort_scratch_;
   std::uint64_t num_sets_ = 0;
   std::uint64_t num_members_ = 0;
-  std::uint64_t* host_total_ = nullptr;  // pinned
+  std::uint64_t* host_counts_ = nullptr;  // pinned: a batch's member total and large-set count
 };
 
 }  // namespace wildfire::cuda

@@ -5,10 +5,15 @@
 
 namespace wildfire::cuda::kernels {
 
-/// Warp per set: copies set i from the arena to its place in sample order.
+/// Warp per set: puts set i (arena[set_start[i] ..], set_size[i] members, unsorted) at its place
+/// in sample order. A set of up to 32 members is sorted on the way, into `sorted` (the store):
+/// lane l holds member l and writes it at its rank, the number of smaller members (a set holds a
+/// member once; the padding 0xffffffff is no member, universes stay below 2^32). A larger set is
+/// copied to `unsorted` and listed (batch-relative begin and end) for a segmented sort.
 __global__ void gather_staged_sets(const std::uint32_t* arena, const std::uint64_t* set_start,
-                                   const std::uint64_t* batch_offsets, std::uint64_t count,
-                                   std::uint32_t* gathered) {
+                                   const std::uint64_t* batch_offsets, std::uint64_t count, std::uint32_t* sorted,
+                                   std::uint32_t* unsorted, std::uint64_t* big_begin, std::uint64_t* big_end,
+                                   unsigned long long* num_big) {
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const unsigned lane = threadIdx.x & 31;
   for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < count;
@@ -16,7 +21,19 @@ __global__ void gather_staged_sets(const std::uint32_t* arena, const std::uint64
     const std::uint64_t from = set_start[i];
     const std::uint64_t to = batch_offsets[i];
     const std::uint64_t size = batch_offsets[i + 1] - to;
-    for (std::uint64_t k = lane; k < size; k += 32) gathered[to + k] = arena[from + k];
+    if (size <= 32) {
+      const std::uint32_t x = lane < size ? arena[from + lane] : 0xffffffffU;
+      unsigned rank = 0;
+      for (unsigned j = 0; j < 32; ++j) rank += __shfl_sync(0xffffffffU, x, j) < x ? 1U : 0U;
+      if (lane < size) sorted[to + rank] = x;
+    } else {
+      for (std::uint64_t k = lane; k < size; k += 32) unsorted[to + k] = arena[from + k];
+      if (lane == 0) {
+        const unsigned long long at = atomicAdd(num_big, 1ULL);
+        big_begin[at] = to;
+        big_end[at] = to + size;
+      }
+    }
   }
 }
 

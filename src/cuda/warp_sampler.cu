@@ -2,14 +2,31 @@
 #include "cuda/warp_sampler.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "cuda/warp_sampler_kernels.cuh"
+#include "cuda/warp_sampler_small_kernels.cuh"
 
 namespace wildfire::cuda {
 namespace {
 
 /// Members per warp in global memory on the first pass; larger sets take the retry path.
 constexpr std::uint64_t default_stage_capacity = 16384;
+
+using warp_kernel = void (*)(graph_view, kernels::warp_sampler_args);
+
+/// The warp traversal for `model`. IC takes the register-capped build of 6 blocks (48 warps) per
+/// SM unless WF_CUDA_WARP_MIN_BLOCKS says 1 (uncapped: 64 registers, 32 warps) or 8 (32
+/// registers, 64 warps); a benchmark knob (scripts/device/imm-speed.sh compares them).
+warp_kernel warp_kernel_for(diffusion_model model) {
+  if (model != diffusion_model::ic) return kernels::warp_rr_sets<false>;
+  const char* text = std::getenv("WF_CUDA_WARP_MIN_BLOCKS");
+  const std::string choice = text != nullptr ? text : "";
+  if (choice == "1") return kernels::warp_rr_sets<true, 1>;
+  if (choice == "8") return kernels::warp_rr_sets<true, 8>;
+  return kernels::warp_rr_sets<true, 6>;
+}
 
 }  // namespace
 
@@ -23,12 +40,18 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   int blocks_per_sm = 0;
   WF_CUDA_CHECK(cudaGetDevice(&device));
   WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const auto kernel = params.model == diffusion_model::ic ? kernels::warp_rr_sets<true> : kernels::warp_rr_sets<false>;
-  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel,
+  kernel_ = warp_kernel_for(params.model);
+  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel_,
                                                               kernels::warp_sampler_block_threads, 0));
   const std::uint64_t max_warps = static_cast<std::uint64_t>(std::max(sm_count, 1)) *
                                   static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
                                   kernels::warp_sampler_warps_per_block;
+  if (params.model == diffusion_model::ic && graph.num_vertices > 0) {
+    records_ = device_buffer<kernels::ic_vertex_record>(budget, graph.num_vertices, "warp-sampler vertex records");
+    const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>((graph.num_vertices + 255) / 256, 65535));
+    kernels::build_ic_vertex_records<<<grid, 256, 0, stream>>>(graph, blocks, records_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
   words_per_warp_ = (static_cast<std::uint64_t>(graph.num_vertices) + 31) / 32;
   // A multi-round set holds up to rounds * n members.
   const std::uint64_t most_members = static_cast<std::uint64_t>(graph.num_vertices) * std::max<std::uint32_t>(params.rounds, 1);
@@ -43,6 +66,15 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   visited_ = device_buffer<std::uint32_t>(budget, num_warps_ * words_per_warp_, "warp-sampler visited bitmaps");
   stage_ = device_buffer<std::uint32_t>(budget, num_warps_ * stage_capacity_, "warp-sampler overflow queues");
   counters_ = device_buffer<counters>(budget, 1, "warp-sampler counters");
+  // WF_CUDA_SMALL_SETS=0 turns the lane-per-sample pass off (a benchmark knob, as above).
+  const char* small = std::getenv("WF_CUDA_SMALL_SETS");
+  const bool small_wanted = small == nullptr || std::string(small) != "0";
+  if (small_wanted && params.model == diffusion_model::ic && params.rounds <= 1 && graph.num_vertices > 0) {
+    int small_per_sm = 0;
+    WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&small_per_sm, kernels::small_rr_sets,
+                                                                kernels::small_block_threads, 0));
+    small_blocks_ = static_cast<unsigned>(std::max(sm_count, 1) * std::max(small_per_sm, 1));
+  }
   if (!visited_.empty()) WF_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), stream));
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), sizeof(counters)));
 }
@@ -51,8 +83,8 @@ warp_sampler::~warp_sampler() {
   if (host_counters_ != nullptr) (void)cudaFreeHost(host_counters_);
 }
 
-void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big,
-                          rr_staging& staged) {
+kernels::warp_sampler_args warp_sampler::args(std::uint64_t first_id, const std::uint32_t* items,
+                                              std::uint32_t num_items, rr_staging& staged) {
   kernels::warp_sampler_args a{};
   a.seed = params_.seed;
   a.mean_roots = params_.mean_roots;
@@ -73,7 +105,25 @@ void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, st
   a.flags = &counters_.data()->flags;
   a.edges_examined = &counters_.data()->edges_examined;
   a.blocks = blocks_;
+  a.records = records_.data();
+  return a;
+}
 
+void warp_sampler::finish_launch() {
+  WF_CUDA_CHECK(cudaGetLastError());
+  WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data(), sizeof(counters), cudaMemcpyDeviceToHost, stream_));
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+void warp_sampler::launch_small(std::uint64_t first_id, std::uint32_t num_items, rr_staging& staged) {
+  kernels::small_rr_sets<<<small_blocks_, kernels::small_block_threads, 0, stream_>>>(
+      graph_, args(first_id, nullptr, num_items, staged));
+  finish_launch();
+}
+
+void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big,
+                          rr_staging& staged) {
+  kernels::warp_sampler_args a = args(first_id, items, num_items, staged);
   std::uint64_t warps = num_warps_;
   device_buffer<std::uint32_t> big_stage;
   if (big) {
@@ -91,14 +141,8 @@ void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, st
     a.stage_capacity = stage_capacity_;
   }
   const unsigned blocks = static_cast<unsigned>(warps / kernels::warp_sampler_warps_per_block);
-  if (params_.model == diffusion_model::ic) {
-    kernels::warp_rr_sets<true><<<blocks, kernels::warp_sampler_block_threads, 0, stream_>>>(graph_, a);
-  } else {
-    kernels::warp_rr_sets<false><<<blocks, kernels::warp_sampler_block_threads, 0, stream_>>>(graph_, a);
-  }
-  WF_CUDA_CHECK(cudaGetLastError());
-  WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data(), sizeof(counters), cudaMemcpyDeviceToHost, stream_));
-  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // also before big_stage is freed
+  kernel_<<<blocks, kernels::warp_sampler_block_threads, 0, stream_>>>(graph_, a);
+  finish_launch();  // synchronises: also before big_stage is freed
 }
 
 void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged) {
@@ -122,7 +166,14 @@ void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double ex
   // When the mean set so far outgrows a warp's room (the dense regime), most of the work would be
   // in sets that overflow and are sampled again: give every warp room for n members at once.
   const bool big_first = expected_size > static_cast<double>(kernels::shared_members_per_warp + stage_capacity_);
-  launch(first_id, nullptr, static_cast<std::uint32_t>(count), big_first, staged);
+  // Single-round IC: a lane per sample first; the sets it cannot hold come back deferred.
+  if (small_blocks_ != 0 && !big_first) {
+    launch_small(first_id, static_cast<std::uint32_t>(count), staged);
+    small_deferred_ += host_counters_->num_deferred;
+    small_sets_ += count - host_counters_->num_deferred;
+  } else {
+    launch(first_id, nullptr, static_cast<std::uint32_t>(count), big_first, staged);
+  }
   while (host_counters_->num_deferred > 0) {
     ++retries_;
     const counters seen = *host_counters_;

@@ -15,6 +15,10 @@
 #include "wildfire/sampling/sampling_params.hpp"
 
 namespace wildfire::cuda {
+namespace kernels {
+struct warp_sampler_args;
+struct ic_vertex_record;
+}
 
 class warp_sampler {
  public:
@@ -35,6 +39,9 @@ class warp_sampler {
   std::uint64_t edges_examined() const noexcept { return edges_examined_; }
   std::uint64_t num_warps() const noexcept { return num_warps_; }
   std::uint64_t retries() const noexcept { return retries_; }
+  /// Sets the thread-per-sample pass finished, and those it handed to the warp kernel.
+  std::uint64_t small_sets() const noexcept { return small_sets_; }
+  std::uint64_t small_deferred() const noexcept { return small_deferred_; }
 
  private:
   struct counters {
@@ -45,16 +52,24 @@ class warp_sampler {
     unsigned long long arena_tail;
     unsigned long long edges_examined;
   };
+  kernels::warp_sampler_args args(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, rr_staging& staged);
   void launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged);
+  /// The thread-per-sample first pass (warp_sampler_small_kernels.cuh).
+  void launch_small(std::uint64_t first_id, std::uint32_t num_items, rr_staging& staged);
+  /// Checks the launch, copies the counters to the host and synchronises.
+  void finish_launch();
 
+  void (*kernel_)(graph_view, kernels::warp_sampler_args) = nullptr;  // the warp traversal (model, register cap)
   graph_view graph_;
   ic_block_view blocks_;
   sampling_params params_;
   memory_budget* budget_;
   cudaStream_t stream_;
   std::uint64_t num_warps_ = 0;
+  unsigned small_blocks_ = 0;  // grid of the thread-per-sample pass; 0: not used (LT, several rounds)
   std::uint64_t words_per_warp_ = 0;
   std::uint64_t stage_capacity_ = 0;
+  device_buffer<kernels::ic_vertex_record> records_;  // IC: per vertex (in-CSR range, block size)
   device_buffer<std::uint32_t> visited_;
   device_buffer<std::uint32_t> stage_;
   device_buffer<std::uint32_t> deferred_;
@@ -63,6 +78,8 @@ class warp_sampler {
   counters* host_counters_ = nullptr;  // pinned
   std::uint64_t edges_examined_ = 0;
   std::uint64_t retries_ = 0;
+  std::uint64_t small_sets_ = 0;
+  std::uint64_t small_deferred_ = 0;
 };
 
 }  // namespace wildfire::cuda

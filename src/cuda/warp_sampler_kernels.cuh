@@ -29,6 +29,32 @@ inline constexpr std::uint32_t shared_members_per_warp = 256;
 inline constexpr unsigned flag_stage_overflow = 1U;  // a set outgrew shared + per-warp global room
 inline constexpr unsigned flag_arena_overflow = 2U;  // the batch arena was full
 
+/// What expanding an IC vertex needs first, in one 16-byte load: its in-CSR range and its block
+/// size (0: per-edge rule). Replaces two dependent reads (offsets, then the first in-threshold
+/// for the block size) on every BFS step's critical path.
+struct alignas(16) ic_vertex_record {
+  std::uint64_t begin;
+  std::uint32_t degree;  // in-degree (< 2^32: sources are 32-bit vertex ids)
+  std::uint32_t block;   // ic_block_size under the block rule, else 0
+};
+
+/// records[v] for every vertex (IC; the class comes from the block plan).
+__global__ void build_ic_vertex_records(graph_view g, ic_block_view blocks, ic_vertex_record* records) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < g.num_vertices;
+       v += stride) {
+    const std::uint64_t begin = g.in_offsets[v];
+    const std::uint64_t degree = g.in_offsets[v + 1] - begin;
+    ic_vertex_record r;
+    r.begin = begin;
+    r.degree = static_cast<std::uint32_t>(degree);
+    r.block = blocks.vertex_class[v] == per_edge_class
+                  ? 0U
+                  : static_cast<std::uint32_t>(ic_block_size(degree, g.in_thresholds[begin]));  // <= degree
+    records[v] = r;
+  }
+}
+
 /// Everything a warp-sampler launch reads and writes; passed by value.
 struct warp_sampler_args {
   std::uint64_t seed;
@@ -52,6 +78,7 @@ struct warp_sampler_args {
   unsigned* flags;                     // flag_* bits
   unsigned long long* edges_examined;
   ic_block_view blocks;                // IC: the block plan of the graph (device pointers)
+  const ic_vertex_record* records;     // IC: per vertex
 };
 
 /// Member i of the set being built: shared memory first, then the warp's global overflow area.
@@ -59,8 +86,10 @@ __device__ __forceinline__ std::uint32_t* member_slot(std::uint32_t* shared, std
   return i < shared_members_per_warp ? shared + i : stage + (i - shared_members_per_warp);
 }
 
-template <bool IsIc>
-__global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph_view g, warp_sampler_args a) {
+/// MinBlocks > 1 caps the registers so that many blocks fit an SM: the traversal waits on random
+/// reads (offsets, sources, bitmap), so resident warps matter more than the few spills.
+template <bool IsIc, unsigned MinBlocks = 1>
+__global__ void __launch_bounds__(warp_sampler_block_threads, MinBlocks) warp_rr_sets(graph_view g, warp_sampler_args a) {
   __shared__ std::uint32_t shared_members[warp_sampler_warps_per_block * shared_members_per_warp];
   const unsigned lane = threadIdx.x & 31;
   const unsigned warp_in_block = threadIdx.x >> 5;
@@ -117,15 +146,13 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
           std::uint32_t cls = per_edge_class;
           if (lane < batch) {
             const std::uint32_t v = *member_slot(shared, stage, head + lane) - offset;
-            begin = g.in_offsets[v];
-            degree = g.in_offsets[v + 1] - begin;
+            const ic_vertex_record r = a.records[v];  // in parallel with the class
             cls = a.blocks.vertex_class[v];
-            if (cls != per_edge_class) {
-              block = ic_block_size(degree, g.in_thresholds[begin]);  // degree >= 2 for block-rule vertices
-              items = (degree + block - 1) / block;
-            } else {
-              items = degree;
-            }
+            begin = r.begin;
+            degree = r.degree;
+            block = r.block;
+            // Block-rule vertices have degree >= 2 and block >= 1.
+            items = block != 0 ? (r.degree - 1U) / r.block + 1U : degree;
           }
           examined += degree;  // edges examined: the whole in-degree, whichever rule draws it
           const std::uint64_t inclusive = warp_inclusive_sum(items, lane);
@@ -166,7 +193,9 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
               if (i < live) {
                 u = g.in_sources[first + slots[i]];
                 const std::uint32_t bit = 1U << (u & 31);
-                if ((__ldcg(visited + (u >> 5)) & bit) == 0) fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
+                // One round trip: under weighted cascade most live sources are new to the set, so a
+                // read before the atomic would usually add a second.
+                fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
               }
               const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
               if (fresh_lanes != 0) {

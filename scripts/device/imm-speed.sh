@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# GPU IMM speed (issue 7): the CUDA GPU tests, then `gpu_sampling_bench --imm 0.05` (IMM k = 50,
+# WC, IC, seed 1; reused and fresh final sets; unprofiled runs and one profiled run) on
+# soc-Epinions1, LJ-like and Orkut-like; then the same with one change switched off at a time
+# (benchmark knobs: WF_CUDA_WARP_MIN_BLOCKS = 1 or 8 instead of the default register cap 6,
+# WF_CUDA_SMALL_SETS=0: no lane-per-sample pass, WF_CUDA_PERSISTENT_GREEDY=0: two-launch greedy
+# steps). GPU seeds against the CPU's on soc-Epinions1.
+# For one H100/H200 with 16 cores, run from the repository root with $OUT set; about 4-5 minutes
+# (each section checks the time left). Writes under $OUT/imm-speed/ and prints a summary.
+set -u
+export PATH=/usr/local/cuda/bin:$PATH
+out="$OUT/imm-speed"; mkdir -p "$out" "$out/graphs"
+data=${WF_SHARED_DATA_DIR:-.carry/data}
+gen=.carry/tools/gen_powerlaw.py
+build=build-device
+wf=$build/apps/wildfire/wildfire
+bench=$build/bench/gpu_sampling_bench
+budget=${WF_IMM_SPEED_BUDGET_S:-290}
+t0=$(date +%s)
+elapsed() { echo $(( $(date +%s) - t0 )); }
+have_time() { (( $(elapsed) < $1 )); }
+
+# The synthetic graphs take ~30-50 s each: generate them while the tests and Epinions run.
+( python3 "$gen" --n 4847571 --m 68993773 --seed 1 --out "$out/graphs/lj_like.txt" > "$out/gen_lj.log" 2>&1 ) &
+gen_lj=$!
+( python3 "$gen" --n 3072441 --m 117185083 --seed 1 --out "$out/graphs/orkut_like.txt" > "$out/gen_orkut.log" 2>&1 ) &
+gen_orkut=$!
+
+[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
+cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
+  || { grep -E "error" "$out/build.log" | head -30; }
+echo "build checked ($(elapsed) s)"
+export WF_SHARED_DATA_DIR=$data
+export CUDA_MODULE_LOADING=EAGER  # kernels load with the context, outside the timed region
+
+echo "== GPU tests ($(elapsed) s)"
+timeout 150 $build/tests/wildfire_cuda_gpu_tests --gtest_brief=1 > "$out/gpu_tests.log" 2>&1
+echo "wildfire_cuda_gpu_tests exit $?"
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is|first differing" "$out/gpu_tests.log" | head -30
+
+# Samp+Sel (ms) of the unprofiled runs of one bench table: "reused: a b c; fresh: ...".
+samp_sel() {
+  awk -F'|' '$2 ~ /0\.05/ && $4 !~ /profiled/ { gsub(/ /, "", $3); v[$3] = v[$3] " " $6 }
+             END { printf "reused:%s; fresh:%s", v["reused"], v["fresh"] }' "$1"
+}
+# The profiled rows' breakdown: theta, small/deferred sets, traversal, store, index, greedy ms.
+breakdown() {
+  awk -F'|' '$4 ~ /profiled/ { gsub(/ /, "", $3); printf "  %s profiled: theta%s, Samp+Sel%s ms, small sets%s, deferred%s, traversal%s, store%s, index%s, greedy%s ms; seeds%s\n", $3, $5, $6, $12, $13, $18, $19, $20, $21, $22 }' "$1"
+}
+summary=()
+
+# $1 tag, $2 graph, $3 timeout, $4 runs, rest: env assignments.
+imm_bench() {
+  local tag=$1 graph=$2 limit=$3 runs=$4; shift 4
+  env "$@" timeout "$limit" $bench "$graph" --imm 0.05 --imm-runs "$runs" > "$out/$tag.md" 2> "$out/$tag.err"
+  local rc=$?
+  local line="$tag (exit $rc): Samp+Sel ms $(samp_sel "$out/$tag.md")"
+  echo "$line"; breakdown "$out/$tag.md"; tail -2 "$out/$tag.err"
+  summary+=("$line")
+}
+
+echo "== soc-Epinions1 ($(elapsed) s)"
+epinions="$data/soc-Epinions1.txt.gz"
+imm_bench epinions "$epinions" 60 5
+imm_bench epinions_minblocks1 "$epinions" 30 3 WF_CUDA_WARP_MIN_BLOCKS=1
+imm_bench epinions_minblocks8 "$epinions" 30 3 WF_CUDA_WARP_MIN_BLOCKS=8
+imm_bench epinions_no_small_pass "$epinions" 30 3 WF_CUDA_SMALL_SETS=0
+imm_bench epinions_two_launch_greedy "$epinions" 30 3 WF_CUDA_PERSISTENT_GREEDY=0
+# Seeds against the CPU (16 threads), reused and fresh final sets.
+for mode in reuse fresh; do
+  flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
+  for dev in gpu cpu; do
+    threads=""; [[ $dev == cpu ]] && threads="-p 16"
+    timeout 60 $wf imm -i "$epinions" -k 50 -e 0.05 -d IC -w wc --seed 1 --device $dev $threads $flag \
+      -o "$out/epinions_${mode}_$dev.json" > "$out/epinions_${mode}_$dev.log" 2>&1 || echo "imm $mode $dev failed"
+  done
+  same=$(python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); print('yes' if a.get('Seeds')==b.get('Seeds') and a.get('Theta')==b.get('Theta') else 'NO')" \
+    "$out/epinions_${mode}_gpu.json" "$out/epinions_${mode}_cpu.json" 2>&1 | tail -1)
+  echo "epinions $mode: GPU seeds and theta equal the CPU's: $same"
+  summary+=("epinions $mode seeds = CPU: $same")
+done
+
+for big in lj orkut; do
+  echo "== ${big}-like ($(elapsed) s)"
+  if [[ $big == lj ]]; then wait $gen_lj; else wait $gen_orkut; fi
+  $wf convert -i "$out/graphs/${big}_like.txt" -w wc -o "$out/graphs/${big}_like.wfg" > "$out/convert_$big.log" 2>&1
+  rm -f "$out/graphs/${big}_like.txt"
+  if have_time $((budget - 60)); then imm_bench "$big" "$out/graphs/${big}_like.wfg" 60 2; else echo "skipped $big (time)"; fi
+  # Each change switched off in turn (benchmark knobs), one unprofiled and one profiled run each.
+  for knob in WF_CUDA_WARP_MIN_BLOCKS=1 WF_CUDA_WARP_MIN_BLOCKS=8 WF_CUDA_SMALL_SETS=0 WF_CUDA_PERSISTENT_GREEDY=0; do
+    if have_time $((budget - 40)); then
+      tag=$(echo "${knob#WF_CUDA_}" | tr 'A-Z=' 'a-z_')
+      imm_bench "${big}_$tag" "$out/graphs/${big}_like.wfg" 30 1 "$knob"
+    else
+      echo "skipped $big $knob (time)"
+    fi
+  done
+  rm -f "$out/graphs/${big}_like.wfg"
+done
+rm -rf "$out/graphs"
+
+echo "== summary after $(elapsed) s (targets: Epinions 6 ms, LJ-like 150 ms, Orkut-like 280 ms, reused)"
+grep -E "^\[  (PASSED|FAILED) " "$out/gpu_tests.log" | head -3
+printf '%s\n' "${summary[@]}"

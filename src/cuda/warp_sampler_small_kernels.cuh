@@ -1,0 +1,183 @@
+// Thread-per-sample IC traversal for small RR sets, the first pass of the warp sampler
+// (docs/gpu.md, "Kernels"). Under weighted cascade most RR sets have a handful of members
+// (soc-Epinions1: about 5): a warp per sample then spends most of its time on warp-wide scans and
+// shuffles for one or two queued vertices. Here each lane samples its own set: its queue of up to
+// small_queue members sits in shared memory and doubles as the visited set (a vertex is looked
+// up by scanning the queue). A set that outgrows the queue, or meets a vertex with more than
+// small_max_items work items, is handed to the warp kernel whole (the deferred list): a set is a
+// pure function of (seed, sample), so the partial work is simply dropped. The lanes of a warp
+// advance in step: each round every busy lane expands one vertex, lanes that finished reserve
+// arena room with one atomic per warp, and idle lanes take new samples from a warp pool of ids.
+// Single-round IC only. Included only by warp_sampler.cu.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/warp_sampler_kernels.cuh"
+
+namespace wildfire::cuda::kernels {
+
+inline constexpr unsigned small_block_threads = 128;
+/// Members per lane; a larger set goes to the warp kernel.
+inline constexpr std::uint32_t small_queue = 32;
+/// In-edges (per-edge rule) or blocks (block rule) of one vertex a lane draws by itself.
+inline constexpr std::uint64_t small_max_items = 32;
+inline constexpr unsigned flag_small_overflow = 4U;  // a set was handed to the warp kernel
+
+__global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view g, warp_sampler_args a) {
+  __shared__ std::uint32_t queues[small_queue * small_block_threads];
+  std::uint32_t* queue = queues + threadIdx.x;  // member i at queue[i * small_block_threads]: no bank conflicts
+  const unsigned lane = threadIdx.x & 31;
+  const unsigned below = (1U << lane) - 1U;
+  bool active = false;     // a sample is being traversed
+  bool exhausted = false;  // no samples left for this lane
+  unsigned pool_next = 0;  // the warp's unclaimed sample ids: [pool_next, pool_end)
+  unsigned pool_end = 0;
+  std::uint32_t local = 0;
+  std::uint64_t key = 0;
+  std::uint32_t size = 0;
+  std::uint32_t head = 0;
+  std::uint64_t set_examined = 0;
+  std::uint64_t examined = 0;
+
+  for (;;) {
+    // Idle lanes take the next samples from the warp's pool of ids, refilled 32 at a time (one
+    // atomic per 32 samples). Ids are handed out in increasing order, so a lane that gets one past
+    // the end leaves none behind.
+    const unsigned need = __ballot_sync(full_warp, !active && !exhausted);
+    bool overflow = false;
+    if (need != 0) {
+      const unsigned wanted = static_cast<unsigned>(__popc(need));
+      const unsigned left = pool_end - pool_next;
+      unsigned refill = 0;
+      if (wanted > left) {
+        if (lane == 0) refill = atomicAdd(a.next_item, 32U);
+        refill = __shfl_sync(full_warp, refill, 0);
+      }
+      if (!active && !exhausted) {
+        const unsigned rank = static_cast<unsigned>(__popc(need & below));
+        const unsigned item = rank < left ? pool_next + rank : refill + (rank - left);
+        if (item >= a.num_items) {
+          exhausted = true;
+        } else {
+          local = a.item_list != nullptr ? a.item_list[item] : item;
+          key = sample_key(a.seed, a.first_id + local);
+          const std::uint32_t num_roots = root_count(key, a.mean_roots, g.num_vertices);
+          active = true;
+          size = 0;
+          head = 0;
+          set_examined = 0;
+          if (num_roots > small_queue) {
+            overflow = true;
+          } else {
+            // Roots as the reference draws them (Floyd), the queue serving as `contains`.
+            draw_distinct_roots(
+                key, g.num_vertices, num_roots,
+                [&](std::uint32_t v) {
+                  for (std::uint32_t i = 0; i < size; ++i)
+                    if (queue[i * small_block_threads] == v) return true;
+                  return false;
+                },
+                [&](std::uint32_t v) { queue[size++ * small_block_threads] = v; });
+          }
+        }
+      }
+      if (wanted > left) {
+        pool_next = refill + (wanted - left);
+        pool_end = refill + 32U;
+      } else {
+        pool_next += wanted;
+      }
+    }
+    if (__all_sync(full_warp, exhausted)) break;
+
+    // Busy lanes expand one queued vertex.
+    if (active && !overflow && head < size) {
+      const std::uint32_t v = queue[head++ * small_block_threads];
+      const ic_vertex_record r = a.records[v];
+      const std::uint32_t cls = a.blocks.vertex_class[v];
+      const std::uint64_t begin = r.begin;
+      const std::uint64_t degree = r.degree;
+      const std::uint64_t end = begin + degree;
+      set_examined += degree;  // the whole in-degree, whichever rule draws it (as the warp path)
+      // Appends u unless the set holds it already; false when the queue is full.
+      auto push = [&](std::uint32_t u) {
+        for (std::uint32_t i = 0; i < size; ++i)
+          if (queue[i * small_block_threads] == u) return true;
+        if (size == small_queue) return false;
+        queue[size++ * small_block_threads] = u;
+        return true;
+      };
+      if (r.block == 0) {
+        if (degree > small_max_items) {
+          overflow = true;
+        } else {
+          for (std::uint64_t j = begin; j < end && !overflow; ++j) {
+            if (ic_edge_live(key, j, g.in_thresholds[j])) overflow = !push(g.in_sources[j]);
+          }
+        }
+      } else {
+        const std::uint64_t block = r.block;
+        if ((r.degree - 1U) / r.block + 1U > small_max_items) {
+          overflow = true;
+        } else {
+          for (std::uint64_t first = begin; first < end && !overflow; first += block) {
+            std::uint32_t slots[block_cdf_length];
+            const std::uint32_t live = ic_block_draw(key, a.blocks, cls, first, end, block, slots);
+            for (std::uint32_t i = 0; i < live && !overflow; ++i) overflow = !push(g.in_sources[first + slots[i]]);
+          }
+        }
+      }
+    }
+    const bool done = active && !overflow && head == size;
+
+    // Sets too large for a lane go to the warp kernel whole.
+    const unsigned overflowed = __ballot_sync(full_warp, overflow);
+    if (overflowed != 0) {
+      const unsigned leader = static_cast<unsigned>(__ffs(static_cast<int>(overflowed)) - 1);
+      unsigned base = 0;
+      if (lane == leader) {
+        base = atomicAdd(a.num_deferred, static_cast<unsigned>(__popc(overflowed)));
+        atomicOr(a.flags, flag_small_overflow);
+      }
+      base = __shfl_sync(full_warp, base, leader);
+      if (overflow) {
+        a.deferred[base + static_cast<unsigned>(__popc(overflowed & below))] = local;
+        active = false;
+      }
+    }
+
+    // Finished sets: arena room for all of the warp's with one atomic, then each lane copies its own.
+    const unsigned finished = __ballot_sync(full_warp, done);
+    if (finished != 0) {
+      const std::uint32_t mine = done ? size : 0;
+      std::uint32_t inclusive = mine;
+      for (unsigned delta = 1; delta < 32; delta <<= 1) {
+        const std::uint32_t other = __shfl_up_sync(full_warp, inclusive, delta);
+        if (lane >= delta) inclusive += other;
+      }
+      const std::uint32_t total = __shfl_sync(full_warp, inclusive, 31);
+      unsigned long long base = 0;
+      if (lane == 31) base = atomicAdd(a.arena_tail, static_cast<unsigned long long>(total));
+      base = __shfl_sync(full_warp, base, 31);
+      if (done) {
+        const std::uint64_t start = base + (inclusive - mine);
+        if (start + size > a.arena_capacity) {
+          a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+          atomicOr(a.flags, flag_arena_overflow);
+        } else {
+          for (std::uint32_t i = 0; i < size; ++i) a.arena[start + i] = queue[i * small_block_threads];
+          a.set_start[local] = start;
+          a.set_size[local] = size;
+          examined += set_examined;
+        }
+        active = false;
+      }
+    }
+  }
+
+  examined = warp_sum(examined);
+  if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+}
+
+}  // namespace wildfire::cuda::kernels
