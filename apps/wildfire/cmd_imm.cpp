@@ -93,6 +93,7 @@ void run_imm_command(const imm_cli_options& o) {
   out["EdgesExamined"] = stats.edges_examined;
   out["Device"] = to_string(resolve_device(config.device));
   out["Sampler"] = stats.traversal;
+  out["Representation"] = stats.representation;
   out["Colours"] = config.colours;
   out["NumThreads"] = effective_threads(config);
   out["Seed"] = params.seed;

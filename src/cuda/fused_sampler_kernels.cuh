@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "cuda/bitmap_coverage.hpp"
 #include "cuda/warp_primitives.cuh"
 
 #include "wildfire/graph/graph_view.hpp"
@@ -379,6 +380,38 @@ __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint6
       }
     }
   }
+}
+
+/// Bitmap extraction: thread per (group, vertex, word) slot. The word's bit j is batch-local
+/// sample group * colours + w * bits + j, i.e. held set first_index + that sample (bits of
+/// samples past the batch's end are never set). The word goes in shifted to those positions, over
+/// one or two 64-bit bitmap words (atomicOr: when first_index is not a multiple of 64, two slots
+/// share a bitmap word). `members` counts the set bits.
+template <class Word>
+__global__ void fused_or_into_bitmap(graph_view g, fused_args<Word> a, bitmap_view bitmap, std::uint64_t first_index,
+                                     unsigned long long* members) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * g.num_vertices * a.words;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long count = 0;
+  for (std::uint64_t slot = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; slot < slots;
+       slot += stride) {
+    const auto word = static_cast<unsigned long long>(a.visited[slot]);
+    if (word == 0) continue;
+    count += static_cast<unsigned long long>(__popcll(word));
+    const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
+    const std::uint64_t vertex_slot = slot / a.words;
+    const std::uint64_t group = vertex_slot / g.num_vertices;
+    const std::uint64_t v = vertex_slot % g.num_vertices;
+    const std::uint64_t index = first_index + group * a.colours + static_cast<std::uint64_t>(w) * bits;
+    const unsigned shift = static_cast<unsigned>(index % 64);
+    const unsigned long long low = word << shift;
+    const unsigned long long high = shift == 0 ? 0ULL : word >> (64 - shift);
+    if (low != 0) atomicOr(bitmap.batch(index / 64) + v, low);
+    if (high != 0) atomicOr(bitmap.batch(index / 64 + 1) + v, high);
+  }
+  count = warp_sum(count);
+  if ((threadIdx.x & 31) == 0 && count != 0) atomicAdd(members, count);
 }
 
 /// offsets_end[1 + s] = base + (start of sample s + 1) for the batch's active samples.
