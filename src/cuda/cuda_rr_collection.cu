@@ -98,8 +98,8 @@ class cuda_rr_collection final : public rr_collection {
     // Sampling is deferred to the next read (generate), so a bad colour count would otherwise
     // surface far from where it was given: check it here whenever the fused traversal may run
     // (forced, or still to be chosen by the pilot), as the CPU backend does in its constructor.
-    WF_EXPECTS(!use_fused_.value_or(true) || (colours_ >= 32 && colours_ <= 1024 && colours_ % 32 == 0), "--colours",
-               "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(colours_));
+    WF_EXPECTS(!use_fused_.value_or(true) || fused_colours_supported(colours_), "--colours",
+               "colours must be 8, 16 or a multiple of 32 between 32 and 1024, got " + std::to_string(colours_));
     WF_EXPECTS(params.rounds == 1 || representation_ == rr_representation::flat ||
                    representation_ == rr_representation::automatic,
                "representation", "the streamed and bitmap representations hold single-round sets");

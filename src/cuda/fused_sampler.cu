@@ -26,10 +26,10 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
     : graph_(graph), blocks_(blocks), params_(params), colours_(colours), budget_(&budget), stream_(stream) {
   WF_EXPECTS(params.model != diffusion_model::ic || graph.num_vertices == 0 || blocks.vertex_class != nullptr,
              "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
-  WF_EXPECTS(colours >= 32 && colours <= 1024 && colours % 32 == 0, "--colours",
-             "colours must be a multiple of 32 between 32 and 1024");
+  WF_EXPECTS(fused_colours_supported(colours), "--colours",
+             "colours must be 8, 16 or a multiple of 32 between 32 and 1024");
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
-  words_ = colours / (word_bytes_ * 8);
+  words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
   const std::uint64_t n = std::max<std::uint32_t>(graph.num_vertices, 1);
   tiles_ = (n + 31) / 32;
   // Per group: visited, current and next words, two queues of slots, tile counts.
@@ -41,7 +41,8 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   // Slot ids and member positions are 32-bit.
   groups = std::min<std::uint64_t>(groups, ((1ULL << 32) - 2) / slots);
   groups = std::min<std::uint64_t>(groups, ((1ULL << 32) - 2) / (static_cast<std::uint64_t>(colours) * tiles_ * 32));
-  groups = std::min<std::uint64_t>(groups, group_cap);
+  // Fewer than 32 colours: as many samples in flight as 32 colours would have.
+  groups = std::min<std::uint64_t>(groups, colours < 32 ? group_cap * 32 / colours : group_cap);
   max_groups_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(groups, 1));  // charge() reports a shortfall
   const std::uint64_t all_slots = slots * max_groups_;
   visited_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused visited colour masks");

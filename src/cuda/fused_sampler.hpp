@@ -22,10 +22,15 @@ template <class Word>
 struct fused_args;
 }  // namespace kernels
 
+/// Colour counts the fused GPU traversal takes: 8, 16, or a multiple of 32 in [32, 1024].
+constexpr bool fused_colours_supported(std::uint32_t colours) noexcept {
+  return colours == 8 || colours == 16 || (colours >= 32 && colours <= 1024 && colours % 32 == 0);
+}
+
 class fused_sampler {
  public:
-  /// `colours`: samples per group, a multiple of 32 (64-bit words when a multiple of 64), at
-  /// most 1024. Sizes the number of groups in flight from the budget; throws resource_error if
+  /// `colours`: samples per group, 8, 16 or a multiple of 32 (64-bit words when a multiple of
+  /// 64, else 32-bit words, of which 8 and 16 colours use the low bits), at most 1024. Sizes the number of groups in flight from the budget; throws resource_error if
   /// not even one group fits.
   /// `blocks`: the graph's IC block plan on the device (device_graph::blocks), required under IC.
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,

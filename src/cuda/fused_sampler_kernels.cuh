@@ -1,6 +1,6 @@
 // Fused multi-colour RR traversal in the spirit of fused BPT (Neff et al., sections 3 and 4.2):
 // C samples ("colours") of a group share one level-synchronous frontier; each vertex holds a
-// colour bitmask in 32- or 64-bit words. A colour is marked visited at discovery by an atomicOr
+// colour bitmask in 32- or 64-bit words (8 or 16 colours: the low bits of one 32-bit word). A colour is marked visited at discovery by an atomicOr
 // that returns the old bits, so a (vertex, colour) enters the frontier once (digest section
 // 3.5). Frontier entries are (group, vertex, word) slots, binned by in-degree: light slots are
 // expanded a warp per 32 slots with their work items flattened over the lanes, heavy slots a
@@ -345,7 +345,8 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
       const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
-      for (unsigned b = 0; b < bits; ++b) {
+      const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
+      for (unsigned b = 0; b < in_word; ++b) {
         const unsigned slice = __ballot_sync(fused_full_warp, ((word >> b) & 1U) != 0);
         if (lane == 0) tile_counts[(group * a.colours + w * bits + b) * tiles + tile] = __popc(slice);
       }
@@ -369,7 +370,8 @@ __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint6
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
       const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
-      for (unsigned b = 0; b < bits; ++b) {
+      const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
+      for (unsigned b = 0; b < in_word; ++b) {
         const bool member = ((word >> b) & 1U) != 0;
         const unsigned slice = __ballot_sync(fused_full_warp, member);
         const std::uint64_t sample = group * a.colours + w * bits + b;

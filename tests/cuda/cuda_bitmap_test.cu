@@ -116,7 +116,8 @@ void expect_bitmap_equals_cpu(const csr_graph& g, traversal_kind traversal, std:
 }
 
 // Dense sets (uniform p = 0.3: most of the graph, many blocks per hub) and sparse ones (the hub
-// graph), on both traversals; the fused one with 32-bit and 64-bit colour words.
+// graph), on both traversals; the fused one with 64-bit colour words and 32-bit ones (32 and 96
+// colours, and 8 and 16, which use part of a word); flat extraction with the same colours too.
 TEST(CudaBitmap, EqualsFlatAndCpuGreedy) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
@@ -127,7 +128,9 @@ TEST(CudaBitmap, EqualsFlatAndCpuGreedy) {
     expect_bitmap_equals_cpu(*graph, traversal_kind::fused, 64, name);
     expect_bitmap_equals_cpu(*graph, traversal_kind::fused, 32, name);
     expect_bitmap_equals_cpu(*graph, traversal_kind::fused, 96, name);
+    expect_bitmap_equals_cpu(*graph, traversal_kind::fused, 8, name);  // the low bits of a 32-bit word
   }
+  expect_bitmap_equals_cpu(sparse, traversal_kind::fused, 16, "hub graph");
   // Every vertex in every set (the warp path's retry), and a graph smaller than k.
   const csr_graph ring = test::hub_graph(2000, true);
   expect_bitmap_equals_cpu(ring, traversal_kind::warp, 64, "ring");
