@@ -8,7 +8,8 @@
 #    (gen_powerlaw --n 1791489 --m 28511807 --seed 1), uniform p = 0.01, 0.05, 0.1, automatic
 #    representation: time, peak device bytes, representation, traversal;
 #  - sampling_p*.md: fused (8, 32, 64 colours) against warp-per-sample at p = 0.05, 0.1, 0.2
-#    (gpu_sampling_bench, flat store; "traversal s" = sampler kernels alone).
+#    (gpu_sampling_bench, flat store; "traversal s" = sampler kernels alone);
+#  - with time left, p = 0.1 again with --sampler warp (the bitmap fed by warp chunks).
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 out="$OUT/dense"; mkdir -p "$out/imm"
@@ -89,6 +90,17 @@ for spec in 0.2:2048 0.1:4096 0.05:8192; do
     --colours 8,32,64 --traversals warp,fused --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
   echo "p=$p ($sets sets): exit $?"; grep -E "^\| (gpu|cpu)" "$out/sampling_p$p.md"; tail -2 "$out/sampling_p$p.err"
 done
+
+# With time left: p = 0.1 with the bitmap fed by the warp path (chunks of flat sets, scattered),
+# against the automatic run's fused feed.
+if have_time $((budget - 60)); then
+  limit=$(( $(left) - 10 )); (( limit > 120 )) && limit=120
+  t=$(date +%s%N)
+  timeout "$limit" $wf imm -i "$graph" -k 50 --seed 1 -w uniform:0.1 -d IC -e 0.1 --device gpu --reuse-rrsets \
+    --sampler warp -o "$out/imm/p0.1_warp.json" > "$out/imm/p0.1_warp.log" 2>&1
+  echo "p=0.1 --sampler warp: exit $?, $(( ($(date +%s%N) - t) / 1000000 )) ms wall"
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); t=r['Times']; print('  representation', r.get('Representation'), 'sampling %.2f s selection %.2f s peak %.1f GB' % (t['Sampling'], t['Selection'], r['RRMemoryPeakBytes']/1e9))" "$out/imm/p0.1_warp.json" 2>/dev/null
+fi
 
 rm -f "$graph"
 echo "== summary ($(elapsed) s)"

@@ -388,7 +388,8 @@ __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint6
 /// sample group * colours + w * bits + j, i.e. held set first_index + that sample (bits of
 /// samples past the batch's end are never set). The word goes in shifted to those positions, over
 /// one or two 64-bit bitmap words (atomicOr: when first_index is not a multiple of 64, two slots
-/// share a bitmap word). `members` counts the set bits.
+/// share a bitmap word; a 64-bit word at a multiple of 64 owns its bitmap word and is stored).
+/// `members` counts the set bits.
 template <class Word>
 __global__ void fused_or_into_bitmap(graph_view g, fused_args<Word> a, bitmap_view bitmap, std::uint64_t first_index,
                                      unsigned long long* members) {
@@ -407,6 +408,10 @@ __global__ void fused_or_into_bitmap(graph_view g, fused_args<Word> a, bitmap_vi
     const std::uint64_t v = vertex_slot % g.num_vertices;
     const std::uint64_t index = first_index + group * a.colours + static_cast<std::uint64_t>(w) * bits;
     const unsigned shift = static_cast<unsigned>(index % 64);
+    if (bits == 64 && shift == 0) {
+      bitmap.batch(index / 64)[v] = word;  // the whole bitmap word is this slot's: a plain store
+      continue;
+    }
     const unsigned long long low = word << shift;
     const unsigned long long high = shift == 0 ? 0ULL : word >> (64 - shift);
     if (low != 0) atomicOr(bitmap.batch(index / 64) + v, low);
