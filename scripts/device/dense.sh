@@ -9,7 +9,8 @@
 #    representation: time, peak device bytes, representation, traversal;
 #  - sampling_p*.md: fused (8, 32, 64 colours) against warp-per-sample at p = 0.05, 0.1, 0.2
 #    (gpu_sampling_bench, flat store; "traversal s" = sampler kernels alone);
-#  - with time left, p = 0.1 again with --sampler warp (the bitmap fed by warp chunks).
+#  - with time left, p = 0.1 again with --sampler warp (the bitmap fed by warp chunks), then
+#    two bitmap tests under compute-sanitizer memcheck.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 out="$OUT/dense"; mkdir -p "$out/imm"
@@ -100,6 +101,14 @@ if have_time $((budget - 60)); then
     --sampler warp -o "$out/imm/p0.1_warp.json" > "$out/imm/p0.1_warp.log" 2>&1
   echo "p=0.1 --sampler warp: exit $?, $(( ($(date +%s%N) - t) / 1000000 )) ms wall"
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); t=r['Times']; print('  representation', r.get('Representation'), 'sampling %.2f s selection %.2f s peak %.1f GB' % (t['Sampling'], t['Selection'], r['RRMemoryPeakBytes']/1e9))" "$out/imm/p0.1_warp.json" 2>/dev/null
+fi
+
+# With time left: the bitmap paths (warp scatter, fused OR-in, greedy, copy) under memcheck.
+if have_time $((budget - 45)); then
+  timeout 40 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
+    --gtest_filter='CudaBitmap.LtSetsOnTheWarpPath:CudaBitmap.AutomaticChoiceFollowsTheMeanSetSize' \
+    > "$out/sanitizer_memcheck_bitmap.log" 2>&1
+  echo "memcheck (bitmap) exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck_bitmap.log" | head -4
 fi
 
 rm -f "$graph"
