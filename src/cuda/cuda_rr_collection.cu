@@ -105,7 +105,7 @@ class cuda_rr_collection final : public rr_collection {
                "representation", "the streamed and bitmap representations hold single-round sets");
     if (params.rounds > 1) representation_ = rr_representation::flat;
     if (representation_ == rr_representation::streamed) start_streaming();
-    if (representation_ == rr_representation::bitmap) start_bitmap();
+    if (representation_ == rr_representation::bitmap) start_bitmap(prepare_bitmap_feed());
     const char* profile = std::getenv("WF_CUDA_PROFILE");
     set_profiling(profile != nullptr && std::string(profile) == "1");
   }
@@ -318,23 +318,34 @@ class cuda_rr_collection final : public rr_collection {
     const bool overflow = flat_would_overflow(count);
     const bool dense = mean_set_size() * 64.0 >= static_cast<double>(graph_.num_vertices());
     if (!overflow && !dense) return;
-    if (bitmap_fuses()) ensure_fused();  // its memory first: the bitmap takes what is left
+    const bool fused_feed = prepare_bitmap_feed();  // its memory first: the bitmap takes what is left
     // The held sets move over while the store still holds them; the store's room then frees.
     const std::uint32_t n = graph_.num_vertices();
     if (rr_bitmap::bytes_for(n, store_.num_sets()) <= budget_.available_bytes() &&
         rr_bitmap::bytes_for(n, store_.num_sets() + count) <= budget_.available_bytes() + store_.bytes()) {
-      start_bitmap();
-    } else if (overflow) {
-      start_streaming();
+      start_bitmap(fused_feed);
+      return;
     }
+    if (!use_fused_.value_or(false)) fused_.reset();  // made for the bitmap only
+    if (overflow) start_streaming();
   }
 
-  /// Under the bitmap representation an automatic IC traversal is the fused one: its visited
-  /// colour words are the bitmap's columns (no member lists, sort or scatter), whatever the
-  /// block-rule share that keeps the flat representation on the warp path.
-  bool bitmap_fuses() const noexcept {
-    return requested_ == traversal_kind::fused ||
-           (requested_ == traversal_kind::automatic && params_.model == diffusion_model::ic);
+  /// Whether the bitmap is fed by the fused traversal (made here): when it is forced, and under
+  /// automatic choice with IC if its sampler fits the budget, whatever the block-rule share that
+  /// keeps the flat representation on the warp path: its visited colour words are the bitmap's
+  /// columns, so it writes no member lists and needs no sort or scatter.
+  bool prepare_bitmap_feed() {
+    if (requested_ == traversal_kind::fused) {
+      ensure_fused();
+      return true;
+    }
+    if (requested_ != traversal_kind::automatic || params_.model != diffusion_model::ic) return false;
+    try {
+      ensure_fused();
+    } catch (const resource_error&) {
+      return false;  // the warp path feeds the bitmap instead
+    }
+    return true;
   }
 
   void ensure_fused() {
@@ -344,9 +355,9 @@ class cuda_rr_collection final : public rr_collection {
   }
 
   /// Switches to the bitmap: the flat sets held so far move into it, in order, and their storage
-  /// is freed.
-  void start_bitmap() {
-    if (bitmap_fuses()) use_fused_ = true;
+  /// is freed. `fused_feed`: later sets come from the fused traversal.
+  void start_bitmap(bool fused_feed) {
+    use_fused_ = fused_feed;  // the traversal is settled from here (prepare_bitmap_feed)
     selector_.drop_index();
     WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // no kernel still reads the index
     bitmap_ = std::make_unique<rr_bitmap>(graph_.num_vertices(), budget_, stream_.get());
