@@ -10,6 +10,8 @@
 // sets the colour at each live edge's source. Included only by fused_sampler.cu.
 #pragma once
 
+#include <cooperative_groups.h>
+
 #include <cstdint>
 
 #include "cuda/bitmap_coverage.hpp"
@@ -50,6 +52,16 @@ struct fused_args {
   ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
 };
 
+/// Returns `*counter` + the calling lane's rank among the lanes that call it together, and adds
+/// their number: one atomic per warp instead of one per lane. Dense frontiers queue millions of
+/// slots per level through two counters, so per-lane atomics would serialise on them.
+__device__ __forceinline__ unsigned warp_aggregated_increment(unsigned* counter) {
+  const cooperative_groups::coalesced_group active = cooperative_groups::coalesced_threads();
+  unsigned base = 0;
+  if (active.thread_rank() == 0) base = atomicAdd(counter, active.size());
+  return active.shfl(base, 0) + active.thread_rank();
+}
+
 /// Queues a slot: heavy (a block per slot) when its work reaches fused_heavy_degree, the work
 /// being its in-degree under the per-edge rule and LT, its blocks times 32 colours under the IC
 /// block rule.
@@ -64,9 +76,9 @@ __device__ __forceinline__ void enqueue_slot(const graph_view& g, const fused_ar
     work = (degree + block - 1) / block * 32;
   }
   if (work >= fused_heavy_degree) {
-    queue[a.queue_capacity - 1 - atomicAdd(heavy, 1U)] = slot;
+    queue[a.queue_capacity - 1 - warp_aggregated_increment(heavy)] = slot;
   } else {
-    queue[atomicAdd(light, 1U)] = slot;
+    queue[warp_aggregated_increment(light)] = slot;
   }
 }
 
