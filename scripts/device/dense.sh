@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Dense regime of issue 7 on one H200 (the p = 0.05 bitmap needs ~110 GB: an H100 gives a
 # resource_error there), from the repository root with $OUT set; at most WF_DENSE_BUDGET_S
-# (340) seconds, every section checks the time left: through run_all.sh give it
-# WF_SCRIPT_TIMEOUT=360 (its default of 300 would cut the summary). Writes under $OUT/dense/:
+# (340) seconds after the build (a no-op after run_all.sh's), every section checks the time
+# left: through run_all.sh give it WF_SCRIPT_TIMEOUT=360 (its default of 300 would cut the
+# summary). Writes under $OUT/dense/:
 #  - gpu_tests.log: the bitmap representation's GPU tests (and the streamed ones, whose automatic
 #    case now lands on the bitmap);
 #  - imm/*.json|log and imm.md: IMM IC, k = 50, eps = 0.1, --reuse-rrsets on topcats-like
@@ -32,7 +33,8 @@ gen_pid=$!
 cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
   || { grep -E "error" "$out/build.log" | head -30; }
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1
-echo "build checked ($(elapsed) s)"
+echo "build checked ($(elapsed) s; the budget counts from here)"
+t0=$(date +%s)
 export CUDA_MODULE_LOADING=EAGER
 export WF_SHARED_DATA_DIR=${WF_SHARED_DATA_DIR:-.carry/data}
 
