@@ -3,8 +3,13 @@
 // sampling's share of it can be reported (from a lower bound on the bytes read, which under the IC
 // block rule is far below 8 bytes per examined edge). Prints its configuration and a markdown table.
 // Usage: gpu_sampling_bench GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64]
-//        [--traversals warp,fused,auto] [--cpu-threads T] [--check N]
-//        [--imm EPS,...] [--imm-runs R]
+//        [--traversals warp,fused,auto] [--cpu-threads T] [--cpu-sets N] [--check N]
+//        [--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R]
+// The CPU samples the first --cpu-sets ids (default all; the dense regime's sets make all too
+// slow there), and the first --check of them are compared with every GPU row. GPU rows sample
+// into the --representation (default flat: the traversals compared with the same extraction),
+// with profiling on, so "traversal s" holds the sampler kernels alone (sets into the store, or
+// the bitmap's scatter, are the rest). A colour count the fused path refuses prints a row saying so.
 // With --imm it instead runs IMM (k = 50, reused and fresh final sets) on the GPU collection R
 // times unprofiled and once profiled, and prints where the time went (cuda_collection_profile):
 // generate/select calls, sampler batches, index segments, traversal/store/index/greedy seconds.
@@ -71,17 +76,18 @@ double copy_bandwidth() {
 /// and first threshold (8 bytes) under the block rule (random/ic_block_rule.hpp), plus the source
 /// id of the live edge that added it (4 bytes). Edges examined overstate the block rule's reads:
 /// it counts whole in-degrees but reads only the live edges.
+/// IC: measured on `sample` (the first sets) and scaled to all `members`.
 double bytes_read_lower_bound(const wildfire::csr_graph& g, const wildfire::ic_block_plan& plan,
-                              wildfire::diffusion_model model, wildfire::rr_collection& gpu,
-                              const wildfire::collection_stats& s) {
+                              wildfire::diffusion_model model, const wildfire::rr_sets& sample,
+                              std::uint64_t members, const wildfire::collection_stats& s) {
   if (model != wildfire::diffusion_model::ic) return 8.0 * static_cast<double>(s.edges_examined);
-  const wildfire::rr_sets all = gpu.copy_sets(0, gpu.size());
+  if (sample.members.empty()) return 0;
   double bytes = 0;
-  for (const std::uint32_t v : all.members) {
+  for (const std::uint32_t v : sample.members) {
     const std::uint64_t degree = g.in_offsets[v + 1] - g.in_offsets[v];
     bytes += 20.0 + (plan.vertex_class[v] == wildfire::per_edge_class ? 4.0 * static_cast<double>(degree) : 8.0);
   }
-  return bytes;
+  return bytes * static_cast<double>(members) / static_cast<double>(sample.members.size());
 }
 
 #ifdef WF_HAVE_CUDA
@@ -144,7 +150,8 @@ int main(int argc, char** argv) {
   using namespace wildfire;
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64] "
-                 "[--traversals warp,fused] [--cpu-threads T] [--check N] [--imm EPS,...] [--imm-runs R]\n", argv[0]);
+                 "[--traversals warp,fused] [--cpu-threads T] [--cpu-sets N] [--check N] "
+                 "[--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R]\n", argv[0]);
     return 2;
   }
   graph_load_options options;
@@ -155,6 +162,8 @@ int main(int argc, char** argv) {
   std::string traversals_text = "warp,fused";
   int cpu_threads = 0;
   std::uint64_t check = 2000;
+  std::uint64_t cpu_sets = 0;  // 0: all
+  std::string representation_text = "flat";
   std::string imm_eps;
   int imm_runs = 3;
   for (int i = 2; i + 1 < argc; i += 2) {
@@ -167,6 +176,8 @@ int main(int argc, char** argv) {
     else if (flag == "--traversals") traversals_text = value;
     else if (flag == "--cpu-threads") cpu_threads = std::stoi(value);
     else if (flag == "--check") check = std::stoull(value);
+    else if (flag == "--cpu-sets") cpu_sets = std::stoull(value);
+    else if (flag == "--representation") representation_text = value;
     else if (flag == "--imm") imm_eps = value;
     else if (flag == "--imm-runs") imm_runs = std::stoi(value);
   }
@@ -194,9 +205,12 @@ int main(int argc, char** argv) {
                 options.path.c_str(), g.num_vertices, static_cast<unsigned long long>(g.num_edges),
                 options.weights.c_str(), model_text.c_str(), static_cast<unsigned long long>(sets),
                 static_cast<unsigned long long>(params.seed), git_commit, load_seconds, bandwidth / 1e9);
-    std::printf("| device | traversal | colours | sets | mean set size | seconds (upload excl.) | sets/s | "
+    if (cpu_sets == 0 || cpu_sets > sets) cpu_sets = sets;
+    std::printf("representation %s (GPU rows); CPU: the first %llu sets\n\n", representation_text.c_str(),
+                static_cast<unsigned long long>(cpu_sets));
+    std::printf("| device | traversal | colours | sets | mean set size | seconds (upload excl.) | traversal s | sets/s | "
                 "edges examined/s | bytes read/s, lower bound (share of copy bw) | peak device MB | same sets as CPU |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::fflush(stdout);
 
     // CPU first: its sets are the comparison for every GPU row.
@@ -205,18 +219,24 @@ int main(int argc, char** argv) {
     cpu_config.num_threads = cpu_threads;
     auto cpu = make_rr_collection(cpu_config, g, params);
     auto start = std::chrono::steady_clock::now();
-    cpu->generate(0, sets);
+    cpu->generate(0, cpu_sets);
+    const std::uint64_t cpu_members = cpu->num_members();  // a deferring backend samples here
     double seconds = seconds_since(start);
     collection_stats cs = cpu->stats();
-    const rr_sets cpu_sets = cpu->copy_sets(0, std::min(check, sets));
-    std::printf("| cpu (%d threads) | %s | - | %llu | %.1f | %.3f | %.3g | %.3g | - | - | - |\n", cpu_threads,
-                cs.traversal.c_str(), static_cast<unsigned long long>(sets),
-                static_cast<double>(cpu->num_members()) / static_cast<double>(sets), seconds,
-                static_cast<double>(sets) / seconds, static_cast<double>(cs.edges_examined) / seconds);
+    check = std::min(check, cpu_sets);
+    const rr_sets cpu_copy = cpu->copy_sets(0, check);
+    std::printf("| cpu (%d threads) | %s | - | %llu | %.1f | %.3f | - | %.3g | %.3g | - | - | - |\n", cpu_threads,
+                cs.traversal.c_str(), static_cast<unsigned long long>(cpu_sets),
+                static_cast<double>(cpu_members) / static_cast<double>(std::max<std::uint64_t>(cpu_sets, 1)), seconds,
+                static_cast<double>(cpu_sets) / seconds, static_cast<double>(cs.edges_examined) / seconds);
     std::fflush(stdout);
     cpu.reset();
     if (!gpu_available()) return 0;
+#ifdef WF_HAVE_CUDA
     const ic_block_plan plan = params.model == diffusion_model::ic ? make_ic_block_plan(g.view()) : ic_block_plan{};
+    cuda::rr_representation representation = cuda::rr_representation::flat;
+    if (representation_text == "bitmap") representation = cuda::rr_representation::bitmap;
+    if (representation_text == "auto") representation = cuda::rr_representation::automatic;
 
     for (const auto& traversal_name : split(traversals_text)) {
       const traversal_kind traversal = parse_traversal_kind(traversal_name);
@@ -226,23 +246,32 @@ int main(int argc, char** argv) {
         config.device = device_kind::gpu;
         config.traversal = traversal;
         if (colour_text != "-") config.colours = static_cast<std::uint32_t>(std::stoul(colour_text));
-        auto gpu = make_rr_collection(config, g, params);
-        start = std::chrono::steady_clock::now();
-        gpu->generate(0, sets);
-        seconds = seconds_since(start);
-        const collection_stats s = gpu->stats();
-        const rr_sets gpu_sets = gpu->copy_sets(0, std::min(check, sets));
-        const bool same = gpu_sets.offsets == cpu_sets.offsets && gpu_sets.members == cpu_sets.members;
-        const double bytes_per_second = bytes_read_lower_bound(g, plan, params.model, *gpu, s) / seconds;
-        std::printf("| gpu | %s | %s | %llu | %.1f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s |\n",
-                    s.traversal.c_str(), colour_text.c_str(), static_cast<unsigned long long>(sets),
-                    static_cast<double>(gpu->num_members()) / static_cast<double>(sets), seconds,
-                    static_cast<double>(sets) / seconds, static_cast<double>(s.edges_examined) / seconds,
-                    bytes_per_second, bandwidth > 0 ? 100.0 * bytes_per_second / bandwidth : 0.0,
-                    static_cast<double>(s.peak_bytes) / 1e6, same ? "yes" : "NO");
+        try {
+          auto gpu = cuda::make_cuda_rr_collection(config, g, params, representation);
+          cuda::set_profiling(*gpu, true);
+          start = std::chrono::steady_clock::now();
+          gpu->generate(0, sets);
+          const std::uint64_t members = gpu->num_members();  // generate defers: this samples
+          seconds = seconds_since(start);
+          const collection_stats s = gpu->stats();
+          const cuda::cuda_collection_profile p = cuda::profile_of(*gpu);
+          const rr_sets gpu_sets = gpu->copy_sets(0, check);
+          const bool same = gpu_sets.offsets == cpu_copy.offsets && gpu_sets.members == cpu_copy.members;
+          const double bytes_per_second = bytes_read_lower_bound(g, plan, params.model, gpu_sets, members, s) / seconds;
+          std::printf("| gpu | %s | %s | %llu | %.1f | %.3f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s |\n",
+                      s.traversal.c_str(), colour_text.c_str(), static_cast<unsigned long long>(sets),
+                      static_cast<double>(members) / static_cast<double>(sets), seconds, p.traversal_seconds,
+                      static_cast<double>(sets) / seconds, static_cast<double>(s.edges_examined) / seconds,
+                      bytes_per_second, bandwidth > 0 ? 100.0 * bytes_per_second / bandwidth : 0.0,
+                      static_cast<double>(s.peak_bytes) / 1e6, same ? "yes" : "NO");
+        } catch (const wildfire::error& e) {
+          std::printf("| gpu | %s | %s | %llu | refused: %s | | | | | | | |\n", traversal_name.c_str(),
+                      colour_text.c_str(), static_cast<unsigned long long>(sets), e.what());
+        }
         std::fflush(stdout);
       }
     }
+#endif
   } catch (const wildfire::error& e) {
     std::fprintf(stderr, "gpu_sampling_bench: error: %s\n", e.what());
     return 1;

@@ -86,6 +86,7 @@ void run_imm_command(const imm_cli_options& o) {
   out["RRSetMembersFinal"] = collection->num_members();
   out["EdgesExamined"] = stats.edges_examined;
   add_backend_json(out, run, stats.traversal);
+  out["Representation"] = stats.representation;
   out["Colours"] = run.config.colours;
   out["Times"] = times_json(run, setup_seconds, {{"Sampling", stats.sampling_seconds}, {"Selection", stats.selection_seconds}});
   out["RRSetsPerSecond"] = stats.sampling_seconds > 0 ? static_cast<double>(stats.sets_generated) / stats.sampling_seconds : 0.0;

@@ -15,10 +15,12 @@
 #include <memory>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <string>
 #include <vector>
 
+#include "cuda/bitmap_coverage.hpp"
 #include "cuda/device_graph.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/fused_sampler.hpp"
@@ -96,12 +98,14 @@ class cuda_rr_collection final : public rr_collection {
     // Sampling is deferred to the next read (generate), so a bad colour count would otherwise
     // surface far from where it was given: check it here whenever the fused traversal may run
     // (forced, or still to be chosen by the pilot), as the CPU backend does in its constructor.
-    WF_EXPECTS(!use_fused_.value_or(true) || (colours_ >= 32 && colours_ <= 1024 && colours_ % 32 == 0), "--colours",
-               "colours must be a multiple of 32 between 32 and 1024, got " + std::to_string(colours_));
-    WF_EXPECTS(params.rounds == 1 || representation_ != rr_representation::streamed, "representation",
-               "the streamed representation holds single-round sets");
+    WF_EXPECTS(!use_fused_.value_or(true) || fused_colours_supported(colours_), "--colours",
+               "colours must be 8, 16 or a multiple of 32 between 32 and 1024, got " + std::to_string(colours_));
+    WF_EXPECTS(params.rounds == 1 || representation_ == rr_representation::flat ||
+                   representation_ == rr_representation::automatic,
+               "representation", "the streamed and bitmap representations hold single-round sets");
     if (params.rounds > 1) representation_ = rr_representation::flat;
     if (representation_ == rr_representation::streamed) start_streaming();
+    if (representation_ == rr_representation::bitmap) start_bitmap(prepare_bitmap_feed());
     const char* profile = std::getenv("WF_CUDA_PROFILE");
     set_profiling(profile != nullptr && std::string(profile) == "1");
   }
@@ -120,10 +124,11 @@ class cuda_rr_collection final : public rr_collection {
     pending_sets_ += count;
   }
 
-  std::uint64_t size() const override { return (streamed_ ? stream_sets_ : store_.num_sets()) + pending_sets_; }
+  std::uint64_t size() const override { return held_sets() + pending_sets_; }
   std::uint64_t num_members() const override {
     flush_const();
-    return streamed_ ? stream_members_ : store_.num_members();
+    if (held_ == rr_representation::bitmap) return bitmap_->num_members();
+    return held_ == rr_representation::streamed ? stream_members_ : store_.num_members();
   }
 
   void clear() override {
@@ -131,7 +136,8 @@ class cuda_rr_collection final : public rr_collection {
     selector_.drop_index();
     store_.clear();
     ranges_.clear();
-    if (streamed_) {
+    if (bitmap_) bitmap_->clear();
+    if (held_ == rr_representation::streamed) {
       stream_sets_ = 0;
       stream_members_ = 0;
       WF_CUDA_CHECK(cudaMemsetAsync(stream_counts_.data(), 0, stream_counts_.bytes(), stream_.get()));
@@ -144,8 +150,14 @@ class cuda_rr_collection final : public rr_collection {
     const auto start = std::chrono::steady_clock::now();
     ++profile_.select_calls;
     const double index_before = selector_.index_seconds();
-    coverage_selection result = streamed_ ? streamed_select(k, with_upper_bound)
-                                          : selector_.select(store_, store_epoch_, k, 1, with_upper_bound);
+    coverage_selection result;
+    if (held_ == rr_representation::bitmap) {
+      result = bitmap_->select(k, with_upper_bound);
+    } else if (held_ == rr_representation::streamed) {
+      result = streamed_select(k, with_upper_bound);
+    } else {
+      result = selector_.select(store_, store_epoch_, k, 1, with_upper_bound);
+    }
     account_selection(start, index_before);
     return result;
   }
@@ -156,7 +168,8 @@ class cuda_rr_collection final : public rr_collection {
     WF_EXPECTS(rounds == params_.rounds, "--rounds",
                "the collection holds " + std::to_string(params_.rounds) + "-round sets, not " + std::to_string(rounds));
     flush();
-    if (streamed_) return select(k_per_round, false);  // single round: equal to select (see rr_collection.hpp)
+    // Streamed and bitmap sets are single-round: equal to select (see rr_collection.hpp).
+    if (held_ != rr_representation::flat) return select(k_per_round, false);
     const auto start = std::chrono::steady_clock::now();
     ++profile_.select_calls;
     const double index_before = selector_.index_seconds();
@@ -167,7 +180,8 @@ class cuda_rr_collection final : public rr_collection {
 
   std::uint64_t coverage(std::span<const std::uint32_t> seeds) override {
     flush();
-    if (!streamed_) return selector_.coverage(store_, seeds);
+    if (held_ == rr_representation::bitmap) return bitmap_->coverage(seeds);
+    if (held_ == rr_representation::flat) return selector_.coverage(store_, seeds);
     std::uint64_t covered = 0;
     for_each_chunk(0, stream_sets_, [&] { covered += selector_.coverage(chunk_, seeds); });
     chunk_.release();
@@ -177,7 +191,8 @@ class cuda_rr_collection final : public rr_collection {
   rr_sets copy_sets(std::uint64_t first, std::uint64_t count) const override {
     flush_const();
     WF_EXPECTS(first + count <= size(), "count", "copy_sets asks for sets beyond those held");
-    if (streamed_) {
+    if (held_ == rr_representation::bitmap) return bitmap_->copy_sets(first, count);
+    if (held_ == rr_representation::streamed) {
       // Regeneration writes only scratch storage: the held sets, as observed, do not change.
       return const_cast<cuda_rr_collection*>(this)->regenerate_copy(first, count);
     }
@@ -206,7 +221,7 @@ class cuda_rr_collection final : public rr_collection {
     s.sampling_seconds = sampling_seconds_;
     s.selection_seconds = selection_seconds_;
     s.peak_bytes = budget_.peak_bytes();
-    s.representation = streamed_ ? "streamed" : "flat";
+    s.representation = representation_name(held_);
     if (warp_ && fused_) {
       s.traversal = "warp+fused";
     } else if (fused_) {
@@ -251,22 +266,128 @@ class cuda_rr_collection final : public rr_collection {
   void flush_const() const { const_cast<cuda_rr_collection*>(this)->flush(); }
 
   void sample_range(std::uint64_t first_id, std::uint64_t count) {
-    if (!streamed_) {
-      if (!use_fused_.has_value() && count > 0) {
+    if (held_ == rr_representation::flat) {
+      // A pilot of warp-sampled sets, kept, decides the traversal (sample_into) and, under the
+      // automatic representation, gives the mean set size the choice below needs.
+      const bool choose = representation_ == rr_representation::automatic && sets_generated_ == 0;
+      if ((!use_fused_.has_value() || choose) && count > 0) {
         const std::uint64_t pilot = std::min(count, pilot_samples);
         sample_into(store_, first_id, pilot);
         first_id += pilot;
         count -= pilot;
       }
-      if (representation_ == rr_representation::automatic && count > 0 && flat_would_overflow(count)) {
-        start_streaming();
-      }
+      if (representation_ == rr_representation::automatic && count > 0) leave_flat_if_needed(count);
     }
-    if (streamed_) {
-      stream_generate(first_id, count);
-    } else {
-      sample_into(store_, first_id, count);
+    switch (held_) {
+      case rr_representation::streamed:
+        stream_generate(first_id, count);
+        break;
+      case rr_representation::bitmap:
+        bitmap_generate(first_id, count);
+        break;
+      default:
+        sample_into(store_, first_id, count);
     }
+  }
+
+  std::uint64_t held_sets() const noexcept {
+    switch (held_) {
+      case rr_representation::streamed:
+        return stream_sets_;
+      case rr_representation::bitmap:
+        return bitmap_->num_sets();
+      default:
+        return store_.num_sets();
+    }
+  }
+
+  static const char* representation_name(rr_representation r) noexcept {
+    switch (r) {
+      case rr_representation::streamed:
+        return "streamed";
+      case rr_representation::bitmap:
+        return "bitmap";
+      default:
+        return "flat";
+    }
+  }
+
+  /// Automatic representation, before `count` more sets: the bitmap once the mean set holds at
+  /// least n / 64 vertices (8n bytes per 64 sets against 8 bytes per member for the flat store and
+  /// its index) or flat would not fit, provided the bitmap of every set fits; streamed when flat
+  /// would not fit and the bitmap would not either.
+  void leave_flat_if_needed(std::uint64_t count) {
+    const bool overflow = flat_would_overflow(count);
+    const bool dense = mean_set_size() * 64.0 >= static_cast<double>(graph_.num_vertices());
+    if (!overflow && !dense) return;
+    const bool fused_feed = prepare_bitmap_feed();  // its memory first: the bitmap takes what is left
+    // The held sets move over while the store still holds them; the store's room then frees.
+    const std::uint32_t n = graph_.num_vertices();
+    if (rr_bitmap::bytes_for(n, store_.num_sets()) <= budget_.available_bytes() &&
+        rr_bitmap::bytes_for(n, store_.num_sets() + count) <= budget_.available_bytes() + store_.bytes()) {
+      start_bitmap(fused_feed);
+      return;
+    }
+    if (!use_fused_.value_or(false)) fused_.reset();  // made for the bitmap only
+    if (overflow) start_streaming();
+  }
+
+  /// Whether the bitmap is fed by the fused traversal (made here): when it is forced, and under
+  /// automatic choice with IC if its sampler fits the budget, whatever the block-rule share that
+  /// keeps the flat representation on the warp path: its visited colour words are the bitmap's
+  /// columns, so it writes no member lists and needs no sort or scatter.
+  bool prepare_bitmap_feed() {
+    if (requested_ == traversal_kind::fused) {
+      ensure_fused();
+      return true;
+    }
+    if (requested_ != traversal_kind::automatic || params_.model != diffusion_model::ic) return false;
+    try {
+      ensure_fused();
+    } catch (const resource_error&) {
+      return false;  // the warp path feeds the bitmap instead
+    }
+    return true;
+  }
+
+  void ensure_fused() {
+    if (!fused_) {
+      fused_ = std::make_unique<fused_sampler>(graph_.view(), graph_.blocks(), params_, colours_, budget_, stream_.get());
+    }
+  }
+
+  /// Switches to the bitmap: the flat sets held so far move into it, in order, and their storage
+  /// is freed. `fused_feed`: later sets come from the fused traversal.
+  void start_bitmap(bool fused_feed) {
+    use_fused_ = fused_feed;  // the traversal is settled from here (prepare_bitmap_feed)
+    selector_.drop_index();
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // no kernel still reads the index
+    bitmap_ = std::make_unique<rr_bitmap>(graph_.num_vertices(), budget_, stream_.get());
+    bitmap_->append(store_);
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    store_.release();
+    held_ = rr_representation::bitmap;
+  }
+
+  /// Samples ids [first_id, first_id + count) into the bitmap: the fused traversal ORs its words
+  /// in; the warp path goes through chunk_ (flat) and scatters each chunk.
+  void bitmap_generate(std::uint64_t first_id, std::uint64_t count) {
+    if (count == 0) return;
+    if (use_fused_.value_or(false)) ensure_fused();  // before the bitmap takes the rest
+    bitmap_->reserve(count);
+    if (use_fused_.value_or(false)) {
+      sample_into(*bitmap_, first_id, count);
+      return;
+    }
+    for (std::uint64_t done = 0; done < count;) {
+      const std::uint64_t chunk = std::min(count - done, sets_generated_ == 0 ? pilot_samples : chunk_sets());
+      chunk_.clear();
+      sample_into(chunk_, first_id + done, chunk);
+      bitmap_->append(chunk_);
+      done += chunk;
+    }
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    chunk_.release();
   }
 
   void account_selection(std::chrono::steady_clock::time_point start, double index_before) {
@@ -282,36 +403,37 @@ class cuda_rr_collection final : public rr_collection {
   std::uint64_t sets_generated() const noexcept { return sets_generated_; }
 
   /// Samples ids [first_id, first_id + count) into `target` with the traversal in use (deciding
-  /// it by a pilot of warp-sampled sets, kept, on the first call); counts them as generated.
-  void sample_into(rr_store& target, std::uint64_t first_id, std::uint64_t count) {
+  /// it by a pilot of warp-sampled sets, kept, on the first call); counts them as generated. A
+  /// bitmap target takes the fused traversal (bitmap_generate decides).
+  template <class Target>
+  void sample_into(Target& target, std::uint64_t first_id, std::uint64_t count) {
     if (count == 0) return;
-    if (!use_fused_.has_value()) {
-      // Pilot: the first sets of the request, sampled by the warp path (kept: they are canonical).
-      const std::uint64_t pilot = std::min(count, pilot_samples);
-      const std::uint64_t before = target.num_members();
-      sample_warp(target, first_id, pilot);
-      const double mean = static_cast<double>(target.num_members() - before) / static_cast<double>(pilot);
-      use_fused_ = mean >= fused_min_mean_size && graph_.block_edge_share() < warp_min_block_edge_share;
-      first_id += pilot;
-      count -= pilot;
-    }
-    if (count == 0) return;
-    if (*use_fused_) {
-      if (!fused_) {
-        fused_ = std::make_unique<fused_sampler>(graph_.view(), graph_.blocks(), params_, colours_, budget_,
-                                                 stream_.get());
+    if constexpr (std::is_same_v<Target, rr_store>) {
+      if (!use_fused_.has_value()) {
+        // Pilot: the first sets of the request, sampled by the warp path (kept: they are canonical).
+        const std::uint64_t pilot = std::min(count, pilot_samples);
+        const std::uint64_t before = target.num_members();
+        sample_warp(target, first_id, pilot);
+        const double mean = static_cast<double>(target.num_members() - before) / static_cast<double>(pilot);
+        use_fused_ = mean >= fused_min_mean_size && graph_.block_edge_share() < warp_min_block_edge_share;
+        first_id += pilot;
+        count -= pilot;
       }
-      const std::uint64_t before = target.num_members();
-      const auto start = std::chrono::steady_clock::now();
-      fused_->sample(first_id, count, target);
-      if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-      profile_.traversal_seconds += seconds_since(start);
-      ++profile_.sample_batches;
-      members_generated_ += target.num_members() - before;
-      sets_generated_ += count;
-    } else {
-      sample_warp(target, first_id, count);
+      if (count == 0) return;
+      if (!*use_fused_) {
+        sample_warp(target, first_id, count);
+        return;
+      }
     }
+    ensure_fused();
+    const std::uint64_t before = target.num_members();
+    const auto start = std::chrono::steady_clock::now();
+    fused_->sample(first_id, count, target);
+    if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    profile_.traversal_seconds += seconds_since(start);
+    ++profile_.sample_batches;
+    members_generated_ += target.num_members() - before;
+    sets_generated_ += count;
   }
 
   double mean_set_size() const noexcept {
@@ -343,7 +465,7 @@ class cuda_rr_collection final : public rr_collection {
     WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     selector_.drop_index();
     store_.release();
-    streamed_ = true;
+    held_ = rr_representation::streamed;
   }
 
   /// Sets per regenerated chunk: about a sixth of the free budget, at least one set.
@@ -478,9 +600,10 @@ class cuda_rr_collection final : public rr_collection {
   rr_store store_;
   device_max_coverage selector_;
   rr_representation representation_;
-  bool streamed_ = false;
+  rr_representation held_ = rr_representation::flat;  // how the sets are held now
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;  // (first id, count) of the held sets
   std::unique_ptr<streamed_coverage> streamer_;
+  std::unique_ptr<rr_bitmap> bitmap_;           // bitmap: the held sets
   device_buffer<std::uint32_t> stream_counts_;  // streamed: sets holding each vertex
   rr_store chunk_;                               // streamed: regenerated sets, one chunk at a time
   rr_store residual_;                            // streamed: sets the first seed leaves uncovered

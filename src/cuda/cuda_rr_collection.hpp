@@ -25,15 +25,19 @@ namespace wildfire::cuda {
 std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
                                                        const sampling_params& params);
 
-/// How the collection holds its sets (`collection_stats::representation`):
-/// - `flat`: every set's sorted members in device memory (fastest selection);
+/// How the collection holds its sets (`collection_stats::representation`; docs/gpu.md):
+/// - `flat`: every set's sorted members in device memory (8 bytes per member with the index);
+/// - `bitmap`: vertex-major bit columns, 8n bytes per 64 sets whatever their sizes (the dense
+///   regime: smaller than flat once the mean set holds n / 64 vertices; bitmap_coverage.hpp);
 /// - `streamed`: per-vertex coverage counts only; selection regenerates the sets from their sample
-///   ids once per select and keeps the sets the first greedy seed leaves uncovered (the dense
-///   regime, where flat storage does not fit; docs/gpu.md);
-/// - `automatic`: flat while the flat store and its index are projected to fit the budget, then
-///   streamed from the generate call that would not fit (the sets so far are folded into counts).
-/// Both give the same sets (copy_sets), counts and greedy results.
-enum class rr_representation { automatic, flat, streamed };
+///   ids once per select and keeps the sets the first greedy seed leaves uncovered (slow; for
+///   when neither of the others fits);
+/// - `automatic`: flat while the mean set is below n / 64 members and the flat store and its index
+///   are projected to fit the budget; from the generate call where either fails, the bitmap if
+///   the bitmap of all sets so far and requested fits, else streamed (the sets so far move over).
+/// All give the same sets (copy_sets), counts and greedy results. A forced bitmap that outgrows
+/// the budget, or an automatic one that later does, throws resource_error with the bytes.
+enum class rr_representation { automatic, flat, streamed, bitmap };
 
 std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& config, const csr_graph& graph,
                                                        const sampling_params& params, rr_representation representation);

@@ -26,10 +26,10 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
     : graph_(graph), blocks_(blocks), params_(params), colours_(colours), budget_(&budget), stream_(stream) {
   WF_EXPECTS(params.model != diffusion_model::ic || graph.num_vertices == 0 || blocks.vertex_class != nullptr,
              "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
-  WF_EXPECTS(colours >= 32 && colours <= 1024 && colours % 32 == 0, "--colours",
-             "colours must be a multiple of 32 between 32 and 1024");
+  WF_EXPECTS(fused_colours_supported(colours), "--colours",
+             "colours must be 8, 16 or a multiple of 32 between 32 and 1024");
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
-  words_ = colours / (word_bytes_ * 8);
+  words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
   const std::uint64_t n = std::max<std::uint32_t>(graph.num_vertices, 1);
   tiles_ = (n + 31) / 32;
   // Per group: visited, current and next words, two queues of slots, tile counts.
@@ -41,7 +41,8 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   // Slot ids and member positions are 32-bit.
   groups = std::min<std::uint64_t>(groups, ((1ULL << 32) - 2) / slots);
   groups = std::min<std::uint64_t>(groups, ((1ULL << 32) - 2) / (static_cast<std::uint64_t>(colours) * tiles_ * 32));
-  groups = std::min<std::uint64_t>(groups, group_cap);
+  // Fewer than 32 colours: as many samples in flight as 32 colours would have.
+  groups = std::min<std::uint64_t>(groups, colours < 32 ? group_cap * 32 / colours : group_cap);
   max_groups_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(groups, 1));  // charge() reports a shortfall
   const std::uint64_t all_slots = slots * max_groups_;
   visited_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused visited colour masks");
@@ -66,20 +67,29 @@ fused_sampler::~fused_sampler() {
 }
 
 void fused_sampler::sample(std::uint64_t first_id, std::uint64_t count, rr_store& store) {
+  sample_batches(first_id, count, store);
+}
+
+void fused_sampler::sample(std::uint64_t first_id, std::uint64_t count, rr_bitmap& bitmap) {
+  sample_batches(first_id, count, bitmap);
+}
+
+template <class Target>
+void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, Target& target) {
   const std::uint64_t per_batch = static_cast<std::uint64_t>(colours_) * max_groups_;
   for (std::uint64_t done = 0; done < count;) {
     const auto batch = static_cast<std::uint32_t>(std::min(per_batch, count - done));
     if (word_bytes_ == 8) {
-      run_batch<unsigned long long>(first_id + done, batch, store);
+      extract(traverse<unsigned long long>(first_id + done, batch), target);
     } else {
-      run_batch<unsigned>(first_id + done, batch, store);
+      extract(traverse<unsigned>(first_id + done, batch), target);
     }
     done += batch;
   }
 }
 
 template <class Word>
-void fused_sampler::run_batch(std::uint64_t first_id, std::uint32_t num_samples, rr_store& store) {
+kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::uint32_t num_samples) {
   const std::uint32_t groups = (num_samples + colours_ - 1) / colours_;
   const std::uint64_t n = graph_.num_vertices;
   const std::uint64_t slots = n * words_ * groups;
@@ -141,6 +151,17 @@ void fused_sampler::run_batch(std::uint64_t first_id, std::uint32_t num_samples,
     }
   }
 
+  unsigned long long examined = 0;
+  WF_CUDA_CHECK(cudaMemcpyAsync(&examined, examined_.data(), sizeof(examined), cudaMemcpyDeviceToHost, stream_));
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  edges_examined_ += examined;
+  return a;
+}
+
+template <class Word>
+void fused_sampler::extract(const kernels::fused_args<Word>& a, rr_store& store) {
+  const std::uint32_t groups = a.num_groups;
+  const std::uint32_t num_samples = a.num_samples;
   // Extraction: per-tile popcounts, one scan, then a write pass that keeps each set sorted.
   const std::uint64_t cells = static_cast<std::uint64_t>(groups) * colours_ * tiles_;
   WF_CUDA_CHECK(cudaMemsetAsync(tile_counts_.data() + cells, 0, sizeof(std::uint32_t), stream_));
@@ -153,10 +174,7 @@ void fused_sampler::run_batch(std::uint64_t first_id, std::uint32_t num_samples,
                                               tile_counts_.data(), cells + 1, stream_));
   WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_ + 2, tile_counts_.data() + cells, sizeof(std::uint32_t),
                                 cudaMemcpyDeviceToHost, stream_));
-  unsigned long long examined = 0;
-  WF_CUDA_CHECK(cudaMemcpyAsync(&examined, examined_.data(), sizeof(examined), cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  edges_examined_ += examined;
   const std::uint64_t total = host_counters_[2];
   store.reserve(num_samples, total, stream_);
   kernels::fused_write_members<Word><<<extract_blocks, kernels::fused_block_threads, 0, stream_>>>(
@@ -166,6 +184,22 @@ void fused_sampler::run_batch(std::uint64_t first_id, std::uint32_t num_samples,
       tile_counts_.data(), tiles_, num_samples, store.num_members(), store.offsets_end());
   WF_CUDA_CHECK(cudaGetLastError());
   store.commit(num_samples, total);
+}
+
+template <class Word>
+void fused_sampler::extract(const kernels::fused_args<Word>& a, rr_bitmap& bitmap) {
+  // examined_ now counts the batch's members (its edge count was read by traverse).
+  WF_CUDA_CHECK(cudaMemsetAsync(examined_.data(), 0, sizeof(unsigned long long), stream_));
+  const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * graph_.num_vertices * words_;
+  if (slots > 0) {
+    kernels::fused_or_into_bitmap<Word><<<blocks_for(slots), kernels::fused_block_threads, 0, stream_>>>(
+        graph_, a, bitmap.view(), bitmap.num_sets(), examined_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+  unsigned long long members = 0;
+  WF_CUDA_CHECK(cudaMemcpyAsync(&members, examined_.data(), sizeof(members), cudaMemcpyDeviceToHost, stream_));
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  bitmap.commit(a.num_samples, members);
 }
 
 }  // namespace wildfire::cuda

@@ -1,12 +1,15 @@
 // Launcher of the fused multi-colour RR traversal (fused_sampler_kernels.cuh): batches of
 // groups x colours samples traverse level by level and are extracted straight into the store,
-// sorted, by a scan over per-tile colour popcounts. Included only by .cu files.
+// sorted, by a scan over per-tile colour popcounts, or ORed as bit columns into the bitmap
+// representation (bitmap_coverage.hpp): a visited colour word is the membership of its vertex in
+// the word's samples. Included only by .cu files.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
+#include "cuda/bitmap_coverage.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/rr_batch.hpp"
 #include "wildfire/graph/graph_view.hpp"
@@ -14,11 +17,20 @@
 #include "wildfire/sampling/sampling_params.hpp"
 
 namespace wildfire::cuda {
+namespace kernels {
+template <class Word>
+struct fused_args;
+}  // namespace kernels
+
+/// Colour counts the fused GPU traversal takes: 8, 16, or a multiple of 32 in [32, 1024].
+constexpr bool fused_colours_supported(std::uint32_t colours) noexcept {
+  return colours == 8 || colours == 16 || (colours >= 32 && colours <= 1024 && colours % 32 == 0);
+}
 
 class fused_sampler {
  public:
-  /// `colours`: samples per group, a multiple of 32 (64-bit words when a multiple of 64), at
-  /// most 1024. Sizes the number of groups in flight from the budget; throws resource_error if
+  /// `colours`: samples per group, 8, 16 or a multiple of 32 (64-bit words when a multiple of
+  /// 64, else 32-bit words, of which 8 and 16 colours use the low bits), at most 1024. Sizes the number of groups in flight from the budget; throws resource_error if
   /// not even one group fits.
   /// `blocks`: the graph's IC block plan on the device (device_graph::blocks), required under IC.
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
@@ -30,14 +42,25 @@ class fused_sampler {
   /// Appends the sets of ids first_id .. first_id + count - 1 to `store`, in id order. Blocks
   /// (one host synchronisation per traversal level).
   void sample(std::uint64_t first_id, std::uint64_t count, rr_store& store);
+  /// Appends the same sets to `bitmap` as its next held sets (bitmap.reserve(count) first): held
+  /// set bitmap.num_sets() + i is sample first_id + i. Blocks.
+  void sample(std::uint64_t first_id, std::uint64_t count, rr_bitmap& bitmap);
 
   std::uint64_t edges_examined() const noexcept { return edges_examined_; }
   std::uint32_t max_groups() const noexcept { return max_groups_; }
   std::uint64_t levels() const noexcept { return levels_; }
 
  private:
+  template <class Target>
+  void sample_batches(std::uint64_t first_id, std::uint64_t count, Target& target);
+  /// Traverses samples first_id .. first_id + num_samples - 1; their visited words are then in
+  /// visited_ (the returned state's). Blocks.
   template <class Word>
-  void run_batch(std::uint64_t first_id, std::uint32_t num_samples, rr_store& store);
+  kernels::fused_args<Word> traverse(std::uint64_t first_id, std::uint32_t num_samples);
+  template <class Word>
+  void extract(const kernels::fused_args<Word>& a, rr_store& store);
+  template <class Word>
+  void extract(const kernels::fused_args<Word>& a, rr_bitmap& bitmap);
 
   graph_view graph_;
   ic_block_view blocks_;
@@ -58,7 +81,7 @@ class fused_sampler {
   device_buffer<std::uint32_t> tile_counts_;
   device_buffer<unsigned char> scan_scratch_;
   device_buffer<unsigned> counters_;  // next_light, next_heavy, (pad), (pad)
-  device_buffer<unsigned long long> examined_;
+  device_buffer<unsigned long long> examined_;  // edges examined, then the bitmap's member count
   unsigned* host_counters_ = nullptr;  // pinned: next_light, next_heavy, member total
   std::uint64_t edges_examined_ = 0;
   std::uint64_t levels_ = 0;

@@ -1,6 +1,6 @@
 // Fused multi-colour RR traversal in the spirit of fused BPT (Neff et al., sections 3 and 4.2):
 // C samples ("colours") of a group share one level-synchronous frontier; each vertex holds a
-// colour bitmask in 32- or 64-bit words. A colour is marked visited at discovery by an atomicOr
+// colour bitmask in 32- or 64-bit words (8 or 16 colours: the low bits of one 32-bit word). A colour is marked visited at discovery by an atomicOr
 // that returns the old bits, so a (vertex, colour) enters the frontier once (digest section
 // 3.5). Frontier entries are (group, vertex, word) slots, binned by in-degree: light slots are
 // expanded a warp per 32 slots with their work items flattened over the lanes, heavy slots a
@@ -10,8 +10,11 @@
 // sets the colour at each live edge's source. Included only by fused_sampler.cu.
 #pragma once
 
+#include <cooperative_groups.h>
+
 #include <cstdint>
 
+#include "cuda/bitmap_coverage.hpp"
 #include "cuda/warp_primitives.cuh"
 
 #include "wildfire/graph/graph_view.hpp"
@@ -49,6 +52,16 @@ struct fused_args {
   ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
 };
 
+/// Returns `*counter` + the calling lane's rank among the lanes that call it together, and adds
+/// their number: one atomic per warp instead of one per lane. Dense frontiers queue millions of
+/// slots per level through two counters, so per-lane atomics would serialise on them.
+__device__ __forceinline__ unsigned warp_aggregated_increment(unsigned* counter) {
+  const cooperative_groups::coalesced_group active = cooperative_groups::coalesced_threads();
+  unsigned base = 0;
+  if (active.thread_rank() == 0) base = atomicAdd(counter, active.size());
+  return active.shfl(base, 0) + active.thread_rank();
+}
+
 /// Queues a slot: heavy (a block per slot) when its work reaches fused_heavy_degree, the work
 /// being its in-degree under the per-edge rule and LT, its blocks times 32 colours under the IC
 /// block rule.
@@ -63,9 +76,9 @@ __device__ __forceinline__ void enqueue_slot(const graph_view& g, const fused_ar
     work = (degree + block - 1) / block * 32;
   }
   if (work >= fused_heavy_degree) {
-    queue[a.queue_capacity - 1 - atomicAdd(heavy, 1U)] = slot;
+    queue[a.queue_capacity - 1 - warp_aggregated_increment(heavy)] = slot;
   } else {
-    queue[atomicAdd(light, 1U)] = slot;
+    queue[warp_aggregated_increment(light)] = slot;
   }
 }
 
@@ -344,7 +357,8 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
       const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
-      for (unsigned b = 0; b < bits; ++b) {
+      const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
+      for (unsigned b = 0; b < in_word; ++b) {
         const unsigned slice = __ballot_sync(fused_full_warp, ((word >> b) & 1U) != 0);
         if (lane == 0) tile_counts[(group * a.colours + w * bits + b) * tiles + tile] = __popc(slice);
       }
@@ -368,7 +382,8 @@ __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint6
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
       const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
-      for (unsigned b = 0; b < bits; ++b) {
+      const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
+      for (unsigned b = 0; b < in_word; ++b) {
         const bool member = ((word >> b) & 1U) != 0;
         const unsigned slice = __ballot_sync(fused_full_warp, member);
         const std::uint64_t sample = group * a.colours + w * bits + b;
@@ -379,6 +394,43 @@ __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint6
       }
     }
   }
+}
+
+/// Bitmap extraction: thread per (group, vertex, word) slot. The word's bit j is batch-local
+/// sample group * colours + w * bits + j, i.e. held set first_index + that sample (bits of
+/// samples past the batch's end are never set). The word goes in shifted to those positions, over
+/// one or two 64-bit bitmap words (atomicOr: when first_index is not a multiple of 64, two slots
+/// share a bitmap word; a 64-bit word at a multiple of 64 owns its bitmap word and is stored).
+/// `members` counts the set bits.
+template <class Word>
+__global__ void fused_or_into_bitmap(graph_view g, fused_args<Word> a, bitmap_view bitmap, std::uint64_t first_index,
+                                     unsigned long long* members) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * g.num_vertices * a.words;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long count = 0;
+  for (std::uint64_t slot = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; slot < slots;
+       slot += stride) {
+    const auto word = static_cast<unsigned long long>(a.visited[slot]);
+    if (word == 0) continue;
+    count += static_cast<unsigned long long>(__popcll(word));
+    const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
+    const std::uint64_t vertex_slot = slot / a.words;
+    const std::uint64_t group = vertex_slot / g.num_vertices;
+    const std::uint64_t v = vertex_slot % g.num_vertices;
+    const std::uint64_t index = first_index + group * a.colours + static_cast<std::uint64_t>(w) * bits;
+    const unsigned shift = static_cast<unsigned>(index % 64);
+    if (bits == 64 && shift == 0) {
+      bitmap.batch(index / 64)[v] = word;  // the whole bitmap word is this slot's: a plain store
+      continue;
+    }
+    const unsigned long long low = word << shift;
+    const unsigned long long high = shift == 0 ? 0ULL : word >> (64 - shift);
+    if (low != 0) atomicOr(bitmap.batch(index / 64) + v, low);
+    if (high != 0) atomicOr(bitmap.batch(index / 64 + 1) + v, high);
+  }
+  count = warp_sum(count);
+  if ((threadIdx.x & 31) == 0 && count != 0) atomicAdd(members, count);
 }
 
 /// offsets_end[1 + s] = base + (start of sample s + 1) for the batch's active samples.

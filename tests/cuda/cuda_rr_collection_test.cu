@@ -240,7 +240,7 @@ TEST(CudaRrCollection, RejectsUnsupportedParameters) {
     config.traversal = traversal;
     EXPECT_THROW(cuda::make_cuda_rr_collection(config, g, params), config_error);
   }
-  for (const std::uint32_t colours : {0U, 16U, 1056U}) {
+  for (const std::uint32_t colours : {0U, 24U, 1056U}) {  // 8 and 16 are taken (one 32-bit word)
     config.colours = colours;
     EXPECT_THROW(cuda::make_cuda_rr_collection(config, g, params), config_error) << colours;
   }

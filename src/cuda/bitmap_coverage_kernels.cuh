@@ -1,0 +1,126 @@
+// Kernels of the bitmap RR representation (see bitmap_coverage.hpp): filling from flat sets,
+// per-vertex counts, the greedy step (argmax, cover, uncount), coverage of a seed set.
+// Included only by bitmap_coverage.cu.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/bitmap_coverage.hpp"
+
+namespace wildfire::cuda::kernels::bitmap {
+
+inline constexpr unsigned block_threads = 256;
+
+__device__ __forceinline__ std::uint64_t thread_id() {
+  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ std::uint64_t thread_count() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
+
+/// Sum of `value` over the block's warps into *total (lane 0 of each warp adds).
+__device__ __forceinline__ void add_warp_sum(unsigned long long value, unsigned long long* total) {
+  for (unsigned delta = 16; delta > 0; delta >>= 1) value += __shfl_down_sync(0xffffffffU, value, delta);
+  if ((threadIdx.x & 31) == 0 && value != 0) atomicAdd(total, value);
+}
+
+/// Warp per set: held set first_index + i gets bit (first_index + i) % 64 in its batch's word of
+/// every member (atomicOr: the batch's other sets share the words).
+__global__ void scatter_sets(bitmap_view bm, const std::uint64_t* offsets, const std::uint32_t* members,
+                             std::uint64_t num_sets, std::uint64_t first_index) {
+  const unsigned lane = threadIdx.x & 31;
+  for (std::uint64_t i = thread_id() >> 5; i < num_sets; i += thread_count() >> 5) {
+    const std::uint64_t index = first_index + i;
+    unsigned long long* words = bm.batch(index / 64);
+    const unsigned long long bit = 1ULL << (index % 64);
+    for (std::uint64_t j = offsets[i] + lane; j < offsets[i + 1]; j += 32) atomicOr(words + members[j], bit);
+  }
+}
+
+/// counts[v] = held sets holding v: popcounts over batches [0, batches), coalesced over v.
+__global__ void count_sets(bitmap_view bm, std::uint64_t batches, std::uint32_t* counts) {
+  for (std::uint64_t v = thread_id(); v < bm.n; v += thread_count()) {
+    std::uint32_t count = 0;
+    for (std::uint64_t first = 0; first < batches; first += bm.per_chunk) {
+      const unsigned long long* chunk = bm.chunks[first / bm.per_chunk] + v;
+      const std::uint64_t end = first + bm.per_chunk < batches ? bm.per_chunk : batches - first;
+      for (std::uint64_t b = 0; b < end; ++b) count += static_cast<std::uint32_t>(__popcll(chunk[b * bm.n]));
+    }
+    counts[v] = count;
+  }
+}
+
+/// best = max over unselected v of (counts[v] << 32 | ~v): the largest count, lowest id on ties;
+/// stays 0 when every vertex is selected.
+__global__ void argmax(const std::uint32_t* counts, const std::uint8_t* selected, std::uint32_t n,
+                       unsigned long long* best) {
+  unsigned long long mine = 0;
+  for (std::uint64_t v = thread_id(); v < n; v += thread_count()) {
+    if (selected[v] != 0) continue;
+    const unsigned long long packed =
+        (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
+    if (packed > mine) mine = packed;
+  }
+  for (unsigned delta = 16; delta > 0; delta >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
+    if (other > mine) mine = other;
+  }
+  if ((threadIdx.x & 31) == 0 && mine != 0) atomicMax(best, mine);
+}
+
+/// Thread per batch: the step's seed (decoded from *best) covers its uncovered sets there; a
+/// batch with new ones records them in fresh[b] and goes on the touched list. `gained` counts
+/// the newly covered sets.
+__global__ void cover(bitmap_view bm, std::uint64_t batches, const unsigned long long* best, std::uint8_t* selected,
+                      unsigned long long* covered, unsigned long long* fresh, std::uint32_t* touched,
+                      unsigned long long* num_touched, unsigned long long* gained) {
+  const unsigned long long packed = *best;
+  if (packed == 0) return;
+  const auto seed = static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL));
+  if (thread_id() == 0) selected[seed] = 1;
+  unsigned long long newly = 0;
+  for (std::uint64_t b = thread_id(); b < batches; b += thread_count()) {
+    const unsigned long long hit = bm.batch(b)[seed] & ~covered[b];
+    if (hit == 0) continue;
+    covered[b] |= hit;
+    fresh[b] = hit;
+    touched[atomicAdd(num_touched, 1ULL)] = static_cast<std::uint32_t>(b);
+    newly += static_cast<unsigned long long>(__popcll(hit));
+  }
+  add_warp_sum(newly, gained);
+}
+
+/// Thread per vertex: counts[v] -= the newly covered sets holding v, over the touched batches.
+__global__ void uncount(bitmap_view bm, const std::uint32_t* touched, const unsigned long long* num_touched,
+                        const unsigned long long* fresh, std::uint32_t* counts) {
+  const unsigned long long count = *num_touched;
+  if (count == 0) return;
+  for (std::uint64_t v = thread_id(); v < bm.n; v += thread_count()) {
+    std::uint32_t drop = 0;
+    for (unsigned long long i = 0; i < count; ++i) {
+      const std::uint32_t b = touched[i];
+      drop += static_cast<std::uint32_t>(__popcll(bm.batch(b)[v] & fresh[b]));
+    }
+    if (drop != 0) counts[v] -= drop;
+  }
+}
+
+/// sum of sorted_desc[0 .. k) into *sum (one block).
+__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
+  unsigned long long mine = 0;
+  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
+  add_warp_sum(mine, sum);
+}
+
+/// Thread per batch: counts the held sets holding at least one of the seeds.
+__global__ void count_covered(bitmap_view bm, std::uint64_t batches, const std::uint32_t* seeds,
+                              std::uint32_t num_seeds, unsigned long long* covered) {
+  unsigned long long mine = 0;
+  for (std::uint64_t b = thread_id(); b < batches; b += thread_count()) {
+    const unsigned long long* words = bm.batch(b);
+    unsigned long long hit = 0;
+    for (std::uint32_t i = 0; i < num_seeds; ++i) hit |= words[seeds[i]];
+    mine += static_cast<unsigned long long>(__popcll(hit));
+  }
+  add_warp_sum(mine, covered);
+}
+
+}  // namespace wildfire::cuda::kernels::bitmap
