@@ -39,7 +39,7 @@ class cpu_mrr_store final : public mrr_store {
     const ic_block_view blocks = ic_plan_.view();
     ensure_scratch();
     std::uint64_t reused = 0, repaired = 0, written = 0;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads_) reduction(+ : reused, repaired, written)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : reused, repaired, written)
     for (std::uint64_t s = 0; s < sets_.size(); ++s) {
       auto& scratch = scratch_[omp_get_thread_num()];
       const std::uint64_t key = sample_key(seed_, s);
@@ -68,7 +68,7 @@ class cpu_mrr_store final : public mrr_store {
     sets_.resize(first + count);
     flags_.resize(first + count, 0);
     std::uint64_t written = 0;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads_) reduction(+ : written)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : written)
     for (std::uint64_t s = first; s < first + count; ++s) {
       detail::generate_set(r, blocks, model_, sample_key(seed_, s), mean_roots_, sets_[s], scratch_[omp_get_thread_num()],
                            [&](std::uint32_t v) {
@@ -186,8 +186,8 @@ class cpu_mrr_store final : public mrr_store {
 #pragma omp for schedule(static) nowait
       for (std::uint32_t t = 0; t < r.num_remaining; ++t) {
         const std::uint32_t v = r.remaining[t];
-        if (std::find(taken.begin(), taken.end(), v) != taken.end()) continue;
-        if (local == no_vertex || selection_before(scratch_cnt_[v], costs_[v], v, scratch_cnt_[local], costs_[local], local)) local = v;
+        if (local != no_vertex && !selection_before(scratch_cnt_[v], costs_[v], v, scratch_cnt_[local], costs_[local], local)) continue;
+        if (std::find(taken.begin(), taken.end(), v) == taken.end()) local = v;  // the few taken: tested last
       }
 #pragma omp critical
       if (local != no_vertex &&
@@ -212,10 +212,13 @@ class cpu_mrr_store final : public mrr_store {
     for (std::uint64_t s = 0; s < sets_.size(); ++s) {
       if (flags[s] != 0) continue;
       const auto& set = sets_[s];
-      const bool hit = std::any_of(set.begin(), set.end(), [&](std::uint32_t m) {
-        const std::uint32_t v = member_vertex(m);
-        return use_mark ? in_batch[v] != 0 : std::find(vertices.begin(), vertices.end(), v) != vertices.end();
-      });
+      const bool hit =
+          vertices.size() == 1
+              ? std::any_of(set.begin(), set.end(), [&](std::uint32_t m) { return member_vertex(m) == vertices[0]; })
+              : std::any_of(set.begin(), set.end(), [&](std::uint32_t m) {
+                  const std::uint32_t v = member_vertex(m);
+                  return use_mark ? in_batch[v] != 0 : std::find(vertices.begin(), vertices.end(), v) != vertices.end();
+                });
       if (!hit) continue;
       flags[s] = 1;
       for (const std::uint32_t m : set) {
