@@ -292,7 +292,8 @@ class gpu_mrr_store final : public mrr_store {
   std::vector<std::uint32_t> coverage_counts() const override { return cnt_.download(cnt_.size()); }
   mrr_store_stats stats() const override { return stats_; }
   std::string device() const override { return "gpu"; }
-  std::uint64_t default_budget_bytes() const override { return budget_bytes_ / 2; }
+  /// A quarter: segments are sized by their fullest one and a regrowth holds old and new.
+  std::uint64_t default_budget_bytes() const override { return budget_bytes_ / 4; }
 
  private:
   unsigned segment_blocks() const { return (num_segments_ + segments_per_block - 1) / segments_per_block; }
@@ -344,13 +345,22 @@ class gpu_mrr_store final : public mrr_store {
   }
 
   /// Doubles every segment (the fallback of digest 4.2 item 15), keeping pending sets ahead.
+  /// Grows by half instead where doubling would not fit (the old and new segments coexist
+  /// during the copy, so both must fit in the budget and in the free device memory).
   void regrow() {
-    const std::uint64_t new_cap = 2 * cap_;
-    const std::uint64_t wanted = num_segments_ * new_cap * sizeof(std::uint32_t);
-    if (wanted + mrr_.bytes() > budget_bytes_) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const auto fits = [&](std::uint64_t cap) {
+      const std::uint64_t wanted = num_segments_ * cap * sizeof(std::uint32_t);
+      return wanted + mrr_.bytes() <= budget_bytes_ && wanted + (std::uint64_t{256} << 20) <= free_bytes;
+    };
+    std::uint64_t new_cap = 2 * cap_;
+    if (!fits(new_cap)) new_cap = cap_ + cap_ / 2;
+    if (!fits(new_cap)) {
       throw resource_error("MERIT mRR-set segments (" + std::to_string(num_segments_) + " x " +
                                std::to_string(new_cap) + " entries)",
-                           wanted + mrr_.bytes(), budget_bytes_);
+                           num_segments_ * new_cap * sizeof(std::uint32_t) + mrr_.bytes(),
+                           std::min<std::uint64_t>(budget_bytes_, free_bytes + mrr_.bytes()));
     }
     device_array<std::uint32_t> bigger(num_segments_ * new_cap);
     detail::regrow_kernel<<<segment_blocks(), segment_threads>>>(view(), bigger.data(), new_cap);

@@ -36,8 +36,9 @@ struct amcss_options {
   std::uint32_t realizations = 10;
   std::uint32_t first_realization = 0;
   backend_config backend;             // MERIT: cpu or gpu; ASTI and degree run on the CPU
-  /// Bound on the bytes of retained sets (0: half the available memory of the device that holds
-  /// them). MERIT drops whole sets by id above it (digest section 4.2 item 4).
+  /// Bound on the bytes of retained sets (0: the store's default_budget_bytes(): half the host's
+  /// available memory, a quarter of the GPU's). MERIT drops whole sets by id above it (digest
+  /// section 4.2 item 4).
   std::uint64_t memory_budget_bytes = 0;
   /// Wall-clock limit per realization in seconds (0: none; benchmarks only). A realization past
   /// it stops before its next round or its next Generate, unfinished (below eta).

@@ -76,7 +76,8 @@ class mrr_store {
   virtual mrr_store_stats stats() const = 0;
   /// "cpu" or "gpu".
   virtual std::string device() const = 0;
-  /// Bytes the retained sets may use by default: half the memory available on that device now.
+  /// Bytes the retained sets may use by default: half the memory available on the host, a quarter
+  /// of the free GPU memory (segments are sized by their fullest one; a regrowth holds two copies).
   virtual std::uint64_t default_budget_bytes() const = 0;
 };
 
