@@ -73,6 +73,12 @@ __device__ inline std::uint32_t lane_id() { return threadIdx.x & 31U; }
 __device__ inline std::uint32_t warp_index() { return (blockIdx.x * blockDim.x + threadIdx.x) >> 5; }
 __device__ inline std::uint32_t warp_count() { return (gridDim.x * blockDim.x) >> 5; }
 __device__ inline std::uint32_t lanes_below(unsigned mask) { return __popc(mask & ((1U << lane_id()) - 1U)); }
+/// Segment index of entry i (< cap) of a set whose start is at index `first` (< cap): one compare
+/// instead of a 64-bit modulo per entry in the streaming loops.
+__device__ inline std::uint64_t entry_index(std::uint64_t first, std::uint64_t i, std::uint64_t cap) {
+  const std::uint64_t p = first + i;
+  return p >= cap ? p - cap : p;
+}
 
 /// One warp step of a probe: lanes with `add` (vertex u already test-and-set in `visited`) append
 /// u at tail in lane order and count it. False if the set would pass `limit`; then this step's
@@ -234,8 +240,10 @@ __device__ inline bool probe(const merit_view& d, std::uint32_t* seg, std::uint3
 /// Clears the marks of the members at [from, to) (O(|R|), digest 4.2 item 13).
 __device__ inline void clear_marks(const merit_view& d, const std::uint32_t* seg, std::uint32_t* visited,
                                    std::uint32_t* is_root, std::uint64_t from, std::uint64_t to) {
-  for (std::uint64_t i = from + lane_id(); i < to; i += 32) {
-    const std::uint32_t v = member_vertex(seg[i % d.cap]);
+  const std::uint64_t first = from % d.cap;
+#pragma unroll 4
+  for (std::uint64_t i = lane_id(); i < to - from; i += 32) {
+    const std::uint32_t v = member_vertex(seg[entry_index(first, i, d.cap)]);
     bm_clear(visited, v);
     bm_clear(is_root, v);
   }
@@ -243,7 +251,8 @@ __device__ inline void clear_marks(const merit_view& d, const std::uint32_t* seg
 }
 
 __device__ inline void uncount(const merit_view& d, const std::uint32_t* seg, std::uint64_t from, std::uint64_t to) {
-  for (std::uint64_t i = from + lane_id(); i < to; i += 32) atomicSub(&d.cnt[member_vertex(seg[i % d.cap])], 1U);
+  const std::uint64_t first = from % d.cap;
+  for (std::uint64_t i = lane_id(); i < to - from; i += 32) atomicSub(&d.cnt[member_vertex(seg[entry_index(first, i, d.cap)])], 1U);
   __syncwarp();
 }
 
@@ -522,21 +531,25 @@ __global__ void discover_kernel(merit_view d, const std::uint8_t* marks, std::ui
     const std::uint32_t r = d.num_sets[b];
     for (std::uint32_t j = 0; j < r; ++j) {
       if (flags[row + j] != 0) continue;
-      const std::uint64_t s = d.start[row + j];
+      const std::uint64_t first = d.start[row + j] % d.cap;
       const std::uint32_t n = d.len[row + j];
       bool hit = false;
-      for (std::uint64_t base = 0; base < n && !hit; base += 32) {
-        const std::uint64_t i = base + lane_id();
+      // 128 members a vote: four independent loads in flight per lane (the scan is latency-bound).
+      for (std::uint64_t base = 0; base < n && !hit; base += 128) {
         bool mine = false;
-        if (i < n) {
-          const std::uint32_t v = member_vertex(seg[(s + i) % d.cap]);
-          mine = single != no_vertex ? v == single : marks[v] != 0;
+#pragma unroll
+        for (std::uint32_t k = 0; k < 4; ++k) {
+          const std::uint64_t i = base + 32 * k + lane_id();
+          if (i < n) {
+            const std::uint32_t v = member_vertex(seg[entry_index(first, i, d.cap)]);
+            mine = mine || (single != no_vertex ? v == single : marks[v] != 0);
+          }
         }
         hit = __any_sync(full_mask, mine);
       }
       if (!hit) continue;
       if (lane_id() == 0) flags[row + j] = 1;
-      for (std::uint64_t i = lane_id(); i < n; i += 32) atomicSub(&cnt[member_vertex(seg[(s + i) % d.cap])], 1U);
+      for (std::uint64_t i = lane_id(); i < n; i += 32) atomicSub(&cnt[member_vertex(seg[entry_index(first, i, d.cap)])], 1U);
       __syncwarp();
     }
   }
