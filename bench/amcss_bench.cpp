@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -123,7 +124,16 @@ int main(int argc, char** argv) {
             stopwatch row;
             for (std::uint32_t r = 0; r < o.realizations; ++r) {
               a.first_realization = r;
-              const adaptive::amcss_result result = adaptive::run_amcss(graph, costs, a);
+              adaptive::amcss_result result;
+              try {
+                result = adaptive::run_amcss(graph, costs, a);
+              } catch (const std::exception& e) {
+                // One failing row (say, out of device memory) must not cost the others.
+                fmt::print("| {} | {} | {} | {} | {} | - | failed (realization {}): {} |\n", o.name, model_name, a.batch,
+                           a.eta, run, r, e.what());
+                std::fflush(stdout);
+                break;
+              }
               device = result.device;
               const adaptive::realization_result& last = result.runs[0];
               if (!last.finished) {
