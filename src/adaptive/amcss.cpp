@@ -156,9 +156,9 @@ realization_result run_realization(const csr_graph& graph, const ic_block_plan* 
   std::unique_ptr<mrr_store> store;
   const std::uint64_t sampling_seed = realization_sampling_seed(o.seed, r);
   if (o.algorithm == amcss_algorithm::merit) {
-    store = make_mrr_store(o.backend, graph, o.model, costs, sampling_seed);
+    store = make_mrr_store(o.backend, graph, o.model, costs, sampling_seed, ic_plan);
   } else if (o.algorithm == amcss_algorithm::asti) {
-    store = make_cpu_mrr_store(graph, o.model, costs, sampling_seed, o.backend.num_threads);
+    store = make_cpu_mrr_store(graph, o.model, costs, sampling_seed, o.backend.num_threads, ic_plan);
   }
   const std::uint64_t budget =
       store ? (o.memory_budget_bytes > 0 ? o.memory_budget_bytes : store->default_budget_bytes()) : 0;

@@ -20,11 +20,14 @@ namespace {
 class cpu_mrr_store final : public mrr_store {
  public:
   cpu_mrr_store(const csr_graph& graph, diffusion_model model, std::span<const double> costs, std::uint64_t seed,
-                int threads)
+                int threads, const ic_block_plan* ic_plan)
       : graph_(&graph), model_(model), costs_(costs), seed_(seed),
-        threads_(threads > 0 ? threads : omp_get_max_threads()), cnt_(graph.num_vertices, 0) {
+        threads_(threads > 0 ? threads : omp_get_max_threads()), ic_plan_(ic_plan), cnt_(graph.num_vertices, 0) {
     WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
-    if (model == diffusion_model::ic) ic_plan_ = make_ic_block_plan(graph.view());
+    if (ic_plan_ == nullptr) {
+      if (model == diffusion_model::ic) own_plan_ = make_ic_block_plan(graph.view());
+      ic_plan_ = &own_plan_;  // LT: empty, unused
+    }
   }
 
   void begin_round(const residual_graph& residual, double mean_roots, std::uint32_t round) override {
@@ -36,7 +39,7 @@ class cpu_mrr_store final : public mrr_store {
 
   void update() override {
     const residual_view r = view();
-    const ic_block_view blocks = ic_plan_.view();
+    const ic_block_view blocks = ic_plan_->view();
     ensure_scratch();
     std::uint64_t reused = 0, repaired = 0, written = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : reused, repaired, written)
@@ -62,7 +65,7 @@ class cpu_mrr_store final : public mrr_store {
 
   void generate(std::uint64_t count) override {
     const residual_view r = view();
-    const ic_block_view blocks = ic_plan_.view();
+    const ic_block_view blocks = ic_plan_->view();
     ensure_scratch();
     const std::uint64_t first = sets_.size();
     sets_.resize(first + count);
@@ -232,7 +235,8 @@ class cpu_mrr_store final : public mrr_store {
   std::span<const double> costs_;
   std::uint64_t seed_;
   int threads_;
-  ic_block_plan ic_plan_;  // IC: the graph's live-edge rule; the residual graph only hides sources
+  const ic_block_plan* ic_plan_;  // IC: the graph's live-edge rule; the residual graph only hides sources
+  ic_block_plan own_plan_;        // when none was shared
   const residual_graph* residual_ = nullptr;
   double mean_roots_ = 1;
   std::uint32_t round_ = 1;
@@ -247,9 +251,10 @@ class cpu_mrr_store final : public mrr_store {
 }  // namespace
 
 std::unique_ptr<mrr_store> make_cpu_mrr_store(const csr_graph& graph, diffusion_model model,
-                                              std::span<const double> costs, std::uint64_t seed, int threads) {
+                                              std::span<const double> costs, std::uint64_t seed, int threads,
+                                              const ic_block_plan* ic_plan) {
   WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
-  return std::make_unique<cpu_mrr_store>(graph, model, costs, seed, threads);
+  return std::make_unique<cpu_mrr_store>(graph, model, costs, seed, threads, ic_plan);
 }
 
 }  // namespace wildfire::adaptive

@@ -92,7 +92,7 @@ std::uint32_t resident_warps(const cudaDeviceProp& prop) {
 class gpu_mrr_store final : public mrr_store {
  public:
   gpu_mrr_store(const csr_graph& graph, diffusion_model model, std::span<const double> costs, std::uint64_t seed,
-                int gpu_id, std::uint64_t budget_bytes, std::uint32_t num_segments)
+                int gpu_id, std::uint64_t budget_bytes, std::uint32_t num_segments, const ic_block_plan* shared_plan)
       : graph_(&graph), model_(model), host_costs_(costs.begin(), costs.end()), seed_(seed) {
     WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
     WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
@@ -121,7 +121,8 @@ class gpu_mrr_store final : public mrr_store {
     if (model == diffusion_model::ic) {
       // Liveness of the residual graph's edges is that of the full graph's world (removed
       // sources are skipped by the probe), so the plan is the full graph's, built once.
-      const ic_block_plan plan = make_ic_block_plan(graph.view());
+      const ic_block_plan own = shared_plan == nullptr ? make_ic_block_plan(graph.view()) : ic_block_plan{};
+      const ic_block_plan& plan = shared_plan != nullptr ? *shared_plan : own;
       vertex_class_.resize(std::max<std::uint64_t>(plan.vertex_class.size(), 1));
       vertex_class_.upload(plan.vertex_class.data(), plan.vertex_class.size());
       block_cdf_.resize(std::max<std::uint64_t>(plan.cdf.size(), 1));
@@ -448,8 +449,9 @@ class gpu_mrr_store final : public mrr_store {
 
 std::unique_ptr<mrr_store> make_gpu_mrr_store(const csr_graph& graph, diffusion_model model,
                                               std::span<const double> costs, std::uint64_t seed, int gpu_id,
-                                              std::uint64_t memory_budget_bytes, std::uint32_t num_segments) {
-  return std::make_unique<gpu_mrr_store>(graph, model, costs, seed, gpu_id, memory_budget_bytes, num_segments);
+                                              std::uint64_t memory_budget_bytes, std::uint32_t num_segments,
+                                              const ic_block_plan* ic_plan) {
+  return std::make_unique<gpu_mrr_store>(graph, model, costs, seed, gpu_id, memory_budget_bytes, num_segments, ic_plan);
 }
 
 }  // namespace wildfire::adaptive::cuda
