@@ -318,7 +318,7 @@ class gpu_mrr_store final : public mrr_store {
     d.resume = resume_.data();
     d.visited = visited_.data();
     d.is_root = is_root_.data();
-    d.words_per_block = words_;
+    d.words_per_segment = words_;
     d.cnt = cnt_.data();
     d.overflow = overflow_.data();
     d.counters = counters_.data();

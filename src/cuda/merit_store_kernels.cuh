@@ -43,9 +43,9 @@ struct merit_view {
   std::uint32_t* num_sets;
   std::uint64_t* seg_end;
   std::uint32_t* resume;
-  std::uint32_t* visited;   // per block, words_per_block words
-  std::uint32_t* is_root;   // per block
-  std::uint64_t words_per_block;
+  std::uint32_t* visited;   // per segment, words_per_segment words
+  std::uint32_t* is_root;   // per segment
+  std::uint64_t words_per_segment;
   std::uint32_t* cnt;
   int* overflow;
   unsigned long long* counters;  // [0] reused, [1] repaired, [2] members written
@@ -407,12 +407,12 @@ __device__ inline update_outcome update_set(const merit_view& d, std::uint32_t* 
   return {false, kept, true};
 }
 
-/// Generate (Alg. 2): block b appends sets until it holds its share of `total_sets`.
+/// Generate (Alg. 2): the warp of segment b appends sets until it holds its share of `total_sets`.
 __global__ void __launch_bounds__(segment_threads, segment_min_blocks) generate_kernel(merit_view d, std::uint64_t total_sets) {
   for (std::uint32_t b = warp_index(); b < d.num_segments; b += warp_count()) {
     std::uint32_t* seg = d.mrr + static_cast<std::uint64_t>(b) * d.cap;
-    std::uint32_t* visited = d.visited + b * d.words_per_block;
-    std::uint32_t* is_root = d.is_root + b * d.words_per_block;
+    std::uint32_t* visited = d.visited + b * d.words_per_segment;
+    std::uint32_t* is_root = d.is_root + b * d.words_per_segment;
     const std::uint64_t target = total_sets / d.num_segments + ((total_sets % d.num_segments) > b ? 1 : 0);
     std::uint32_t r = d.num_sets[b];
     std::uint64_t w = d.seg_end[b];
@@ -442,13 +442,13 @@ __global__ void __launch_bounds__(segment_threads, segment_min_blocks) generate_
   }
 }
 
-/// Update (Alg. 5, corrected): block b moves every set once, in slot order from resume[b], to
+/// Update (Alg. 5, corrected): the warp of segment b moves every set once, in slot order from resume[b], to
 /// the write position (circularly), never past the start of the next pending set plus cap.
 __global__ void __launch_bounds__(segment_threads, segment_min_blocks) update_kernel(merit_view d) {
   for (std::uint32_t b = warp_index(); b < d.num_segments; b += warp_count()) {
     std::uint32_t* seg = d.mrr + static_cast<std::uint64_t>(b) * d.cap;
-    std::uint32_t* visited = d.visited + b * d.words_per_block;
-    std::uint32_t* is_root = d.is_root + b * d.words_per_block;
+    std::uint32_t* visited = d.visited + b * d.words_per_segment;
+    std::uint32_t* is_root = d.is_root + b * d.words_per_segment;
     const std::uint64_t row = static_cast<std::uint64_t>(b) * d.slots;
     const std::uint32_t r = d.num_sets[b];
     std::uint32_t j = d.resume[b];
