@@ -189,7 +189,10 @@ class cpu_mrr_store final : public mrr_store {
 #pragma omp for schedule(static) nowait
       for (std::uint32_t t = 0; t < r.num_remaining; ++t) {
         const std::uint32_t v = r.remaining[t];
-        if (local != no_vertex && !selection_before(scratch_cnt_[v], costs_[v], v, scratch_cnt_[local], costs_[local], local)) continue;
+        if (local != no_vertex &&
+            !selection_before(scratch_cnt_[v], costs_[v], v, scratch_cnt_[local], costs_[local], local)) {
+          continue;
+        }
         if (std::find(taken.begin(), taken.end(), v) == taken.end()) local = v;  // the few taken: tested last
       }
 #pragma omp critical

@@ -83,7 +83,8 @@ constexpr std::uint32_t segments_per_block = segment_threads / 32;
 /// Update, the two long-running ones).
 std::uint32_t resident_warps(const cudaDeviceProp& prop) {
   int generate_blocks = 0, update_blocks = 0;
-  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&generate_blocks, detail::generate_kernel, segment_threads, 0));
+  WF_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&generate_blocks, detail::generate_kernel, segment_threads, 0));
   WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&update_blocks, detail::update_kernel, segment_threads, 0));
   const int per_sm = std::max(1, std::min(generate_blocks, update_blocks));
   return static_cast<std::uint32_t>(prop.multiProcessorCount * per_sm) * segments_per_block;

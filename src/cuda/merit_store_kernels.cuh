@@ -252,7 +252,9 @@ __device__ inline void clear_marks(const merit_view& d, const std::uint32_t* seg
 
 __device__ inline void uncount(const merit_view& d, const std::uint32_t* seg, std::uint64_t from, std::uint64_t to) {
   const std::uint64_t first = from % d.cap;
-  for (std::uint64_t i = lane_id(); i < to - from; i += 32) atomicSub(&d.cnt[member_vertex(seg[entry_index(first, i, d.cap)])], 1U);
+  for (std::uint64_t i = lane_id(); i < to - from; i += 32) {
+    atomicSub(&d.cnt[member_vertex(seg[entry_index(first, i, d.cap)])], 1U);
+  }
   __syncwarp();
 }
 
@@ -408,7 +410,8 @@ __device__ inline update_outcome update_set(const merit_view& d, std::uint32_t* 
 }
 
 /// Generate (Alg. 2): the warp of segment b appends sets until it holds its share of `total_sets`.
-__global__ void __launch_bounds__(segment_threads, segment_min_blocks) generate_kernel(merit_view d, std::uint64_t total_sets) {
+__global__ void __launch_bounds__(segment_threads, segment_min_blocks)
+    generate_kernel(merit_view d, std::uint64_t total_sets) {
   for (std::uint32_t b = warp_index(); b < d.num_segments; b += warp_count()) {
     std::uint32_t* seg = d.mrr + static_cast<std::uint64_t>(b) * d.cap;
     std::uint32_t* visited = d.visited + b * d.words_per_segment;
@@ -442,8 +445,9 @@ __global__ void __launch_bounds__(segment_threads, segment_min_blocks) generate_
   }
 }
 
-/// Update (Alg. 5, corrected): the warp of segment b moves every set once, in slot order from resume[b], to
-/// the write position (circularly), never past the start of the next pending set plus cap.
+/// Update (Alg. 5, corrected): the warp of segment b moves every set once, in slot order from
+/// resume[b], to the write position (circularly), never past the start of the next pending set
+/// plus cap.
 __global__ void __launch_bounds__(segment_threads, segment_min_blocks) update_kernel(merit_view d) {
   for (std::uint32_t b = warp_index(); b < d.num_segments; b += warp_count()) {
     std::uint32_t* seg = d.mrr + static_cast<std::uint64_t>(b) * d.cap;
@@ -549,7 +553,9 @@ __global__ void discover_kernel(merit_view d, const std::uint8_t* marks, std::ui
       }
       if (!hit) continue;
       if (lane_id() == 0) flags[row + j] = 1;
-      for (std::uint64_t i = lane_id(); i < n; i += 32) atomicSub(&cnt[member_vertex(seg[entry_index(first, i, d.cap)])], 1U);
+      for (std::uint64_t i = lane_id(); i < n; i += 32) {
+        atomicSub(&cnt[member_vertex(seg[entry_index(first, i, d.cap)])], 1U);
+      }
       __syncwarp();
     }
   }
