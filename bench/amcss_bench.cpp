@@ -4,7 +4,9 @@
 // cost, rounds and time by phase (means over the realizations that finished within the budget).
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,13 +42,14 @@ struct bench_options {
   double epsilon = 0.5;
   int threads = 0;
   double budget_seconds = 60;  // per configuration: stop after the realization that passes it
+  double time_limit = 0;       // per realization (0: none); an unfinished one ends its row
 };
 
 void usage() {
   std::fputs(
       "amcss_bench -i GRAPH [--name NAME] [-w WEIGHTS] [--undirected] [--models IC,LT] [--batches 4,16]\n"
       "            [--etas 1000,2000] [--runs merit:gpu,merit:cpu,asti,degree] [-R 10] [-e 0.5]\n"
-      "            [-p THREADS] [--budget SECONDS]\n",
+      "            [-p THREADS] [--budget SECONDS] [--time-limit SECONDS]\n",
       stderr);
 }
 
@@ -70,6 +73,7 @@ bench_options parse(int argc, char** argv) {
     else if (flag == "-e") o.epsilon = std::stod(value());
     else if (flag == "-p") o.threads = std::stoi(value());
     else if (flag == "--budget") o.budget_seconds = std::stod(value());
+    else if (flag == "--time-limit") o.time_limit = std::stod(value());
     else throw wildfire::config_error(flag, "unknown flag");
   }
   WF_EXPECTS(!o.graph.path.empty(), "-i", "a graph is required");
@@ -94,8 +98,8 @@ int main(int argc, char** argv) {
                o.name, graph.num_vertices, graph.num_edges, load_seconds, graph.provenance.weight_model, o.epsilon,
                o.realizations, threads, o.budget_seconds, version_string, git_commit);
     fmt::print("| graph | model | b | eta | algorithm | device | R done | mean cost | rounds | generate s | select s "
-               "| update s | diffuse s | total s / realization | sets generated | sets reused | sets repaired |\n");
-    fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+               "| update s | diffuse s | total s / realization | sets generated | sets reused | sets repaired | peak set MB |\n");
+    fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::fflush(stdout);
     for (const auto& model_name : o.models) {
       const diffusion_model model = parse_diffusion_model(model_name, "--models");
@@ -112,6 +116,7 @@ int main(int argc, char** argv) {
             a.realization_seed = 2;
             a.realizations = 1;
             a.backend.num_threads = threads;
+            a.time_limit_seconds = o.time_limit;
             a.algorithm = adaptive::parse_amcss_algorithm(run.substr(0, run.find(':')));
             a.backend.device = run == "merit:gpu" ? device_kind::gpu : device_kind::cpu;
             std::vector<adaptive::realization_result> done;
@@ -119,13 +124,36 @@ int main(int argc, char** argv) {
             stopwatch row;
             for (std::uint32_t r = 0; r < o.realizations; ++r) {
               a.first_realization = r;
-              const adaptive::amcss_result result = adaptive::run_amcss(graph, costs, a);
+              adaptive::amcss_result result;
+              try {
+                result = adaptive::run_amcss(graph, costs, a);
+              } catch (const std::exception& e) {
+                // One failing row (say, out of device memory) must not cost the others.
+                fmt::print("| {} | {} | {} | {} | {} | - | failed (realization {}): {} |\n", o.name, model_name, a.batch,
+                           a.eta, run, r, e.what());
+                std::fflush(stdout);
+                break;
+              }
               device = result.device;
-              done.push_back(result.runs[0]);
+              const adaptive::realization_result& last = result.runs[0];
+              if (!last.finished) {
+                // Stopped by --time-limit: its time is a lower bound on this configuration's.
+                fmt::print("| {} | {} | {} | {} | {} | {} | unfinished (realization {}: {} of {} active) | - | {} | {:.3f} "
+                           "| {:.3f} | {:.3f} | {:.3f} | > {:.1f} | {} | {} | {} | {:.0f} |\n",
+                           o.name, model_name, a.batch, a.eta, adaptive::to_string(a.algorithm),
+                           result.device == "cpu" ? fmt::format("cpu x{}", threads) : result.device, r, last.activated,
+                           a.eta, last.rounds, last.seconds.generate, last.seconds.select, last.seconds.update,
+                           last.seconds.diffuse, last.seconds.total, last.sets_generated, last.sets_reused,
+                           last.sets_repaired, static_cast<double>(last.peak_bytes) / 1e6);
+                std::fflush(stdout);
+                break;
+              }
+              done.push_back(last);
               if (row.seconds() > o.budget_seconds) break;
             }
+            if (done.empty()) continue;
             adaptive::phase_seconds mean;
-            double cost = 0, rounds = 0, generated = 0, reused = 0, repaired = 0;
+            double cost = 0, rounds = 0, generated = 0, reused = 0, repaired = 0, peak_mb = 0;
             const double count = static_cast<double>(done.size());
             for (const auto& d : done) {
               cost += d.total_cost / count;
@@ -133,6 +161,7 @@ int main(int argc, char** argv) {
               generated += static_cast<double>(d.sets_generated) / count;
               reused += static_cast<double>(d.sets_reused) / count;
               repaired += static_cast<double>(d.sets_repaired) / count;
+              peak_mb = std::max(peak_mb, static_cast<double>(d.peak_bytes) / 1e6);
               mean.generate += d.seconds.generate / count;
               mean.select += d.seconds.select / count;
               mean.update += d.seconds.update / count;
@@ -141,10 +170,10 @@ int main(int argc, char** argv) {
             }
             const std::string device_text = device == "cpu" ? fmt::format("cpu x{}", threads) : device;
             fmt::print("| {} | {} | {} | {} | {} | {} | {} | {:.4f} | {:.1f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} "
-                       "| {:.0f} | {:.0f} | {:.0f} |\n",
+                       "| {:.0f} | {:.0f} | {:.0f} | {:.0f} |\n",
                        o.name, model_name, a.batch, a.eta, adaptive::to_string(a.algorithm), device_text, done.size(),
                        cost, rounds, mean.generate, mean.select, mean.update, mean.diffuse, mean.total, generated,
-                       reused, repaired);
+                       reused, repaired, peak_mb);
             std::fflush(stdout);
           }
         }

@@ -74,6 +74,10 @@ void check_options(const csr_graph& graph, std::span<const double> costs, const 
   WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
 }
 
+bool out_of_time(const amcss_options& o, const stopwatch& clock) {
+  return o.time_limit_seconds > 0 && clock.seconds() > o.time_limit_seconds;
+}
+
 class stage_timer {
  public:
   explicit stage_timer(double& sink) : sink_(sink) {}
@@ -89,9 +93,10 @@ class stage_timer {
 /// One round of MERIT or ASTI on the store: Update (MERIT), theta_0 sets, then Select trials with
 /// doubling; a batch is accepted when it verifies or theta_max sets are held (the proof's first
 /// stop case; digest 2.2: the printed loop exits with S_i empty there, which is wrong).
+/// Past the time limit (if any) it returns no batch and marks `out` unfinished.
 std::vector<std::uint32_t> sampled_batch(mrr_store& store, const residual_graph& residual, std::uint64_t eta_left,
                                          const amcss_options& o, std::uint32_t round, double previous_mean_roots,
-                                         std::uint64_t budget_bytes, realization_result& out) {
+                                         std::uint64_t budget_bytes, const stopwatch& clock, realization_result& out) {
   const std::uint32_t n_i = residual.num_remaining();
   const double mean_roots = static_cast<double>(n_i) / static_cast<double>(eta_left);
   const round_bounds bounds = compute_round_bounds(n_i, o.batch, o.epsilon);
@@ -131,6 +136,10 @@ std::vector<std::uint32_t> sampled_batch(mrr_store& store, const residual_graph&
       store.commit_selection();
       return selection.seeds;
     }
+    if (out_of_time(o, clock)) {
+      out.finished = false;
+      return {};
+    }
     const std::uint64_t target = std::min(2 * store.size(), theta_max);
     stage_timer t(out.seconds.generate);
     store.generate(target - store.size());
@@ -147,15 +156,19 @@ realization_result run_realization(const csr_graph& graph, const ic_block_plan* 
   std::unique_ptr<mrr_store> store;
   const std::uint64_t sampling_seed = realization_sampling_seed(o.seed, r);
   if (o.algorithm == amcss_algorithm::merit) {
-    store = make_mrr_store(o.backend, graph, o.model, costs, sampling_seed);
+    store = make_mrr_store(o.backend, graph, o.model, costs, sampling_seed, ic_plan);
   } else if (o.algorithm == amcss_algorithm::asti) {
-    store = make_cpu_mrr_store(graph, o.model, costs, sampling_seed, o.backend.num_threads);
+    store = make_cpu_mrr_store(graph, o.model, costs, sampling_seed, o.backend.num_threads, ic_plan);
   }
   const std::uint64_t budget =
       store ? (o.memory_budget_bytes > 0 ? o.memory_budget_bytes : store->default_budget_bytes()) : 0;
   double previous_mean_roots = 1;
 
   while (world.num_active() < o.eta) {
+    if (out_of_time(o, total)) {
+      out.finished = false;
+      break;
+    }
     const std::uint32_t round = ++out.rounds;
     const std::uint64_t eta_left = o.eta - world.num_active();
     std::vector<std::uint32_t> batch;
@@ -165,7 +178,11 @@ realization_result run_realization(const csr_graph& graph, const ic_block_plan* 
       batch = degree_batch(residual, costs, o.batch);
     } else {
       if (o.algorithm == amcss_algorithm::asti) store->reset(realization_sampling_seed(o.seed, r, round));
-      batch = sampled_batch(*store, residual, eta_left, o, round, previous_mean_roots, budget, out);
+      batch = sampled_batch(*store, residual, eta_left, o, round, previous_mean_roots, budget, total, out);
+      if (!out.finished) {
+        --out.rounds;
+        break;
+      }
       previous_mean_roots = static_cast<double>(residual.num_remaining()) / static_cast<double>(eta_left);
     }
     WF_EXPECTS(!batch.empty(), "--eta", "no vertex left to seed");  // unreachable: eta <= n
@@ -214,7 +231,7 @@ amcss_result run_amcss(const csr_graph& graph, std::span<const double> costs, co
     result.runs.push_back(run_realization(graph, &ic_plan, costs, options, options.first_realization + i));
     const realization_result& run = result.runs.back();
     // AMCSS must reach eta in every realization (Def. 2.1); the loop guarantees it.
-    if (run.activated < options.eta) throw error("internal error: a realization ended below eta");
+    if (run.finished && run.activated < options.eta) throw error("internal error: a realization ended below eta");
   }
   const double count = static_cast<double>(result.runs.size());
   for (const auto& run : result.runs) {

@@ -16,12 +16,25 @@
 
 namespace wildfire::adaptive::detail {
 
+/// One bit per vertex: n / 8 bytes, so a worker's marks stay in its cache on large graphs (a
+/// byte per vertex is 4.8 MB per mark array on a LiveJournal-sized graph).
+class vertex_bits {
+ public:
+  explicit vertex_bits(std::uint32_t n = 0) : words_((static_cast<std::size_t>(n) + 63) / 64, 0) {}
+  bool operator[](std::uint32_t v) const noexcept { return ((words_[v >> 6] >> (v & 63U)) & 1U) != 0; }
+  void set(std::uint32_t v) noexcept { words_[v >> 6] |= std::uint64_t{1} << (v & 63U); }
+  void clear(std::uint32_t v) noexcept { words_[v >> 6] &= ~(std::uint64_t{1} << (v & 63U)); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
 /// Per-worker marks over all vertices; cleared through the set's own members (O(|R|), digest 4.2
 /// item 13), never by a sweep over V.
 struct set_scratch {
-  std::vector<std::uint8_t> visited;
-  std::vector<std::uint8_t> is_root;
-  explicit set_scratch(std::uint32_t n = 0) : visited(n, 0), is_root(n, 0) {}
+  vertex_bits visited;
+  vertex_bits is_root;
+  explicit set_scratch(std::uint32_t n = 0) : visited(n), is_root(n) {}
 };
 
 /// Reverse probing from set[from ..] (the set itself is the queue) in the world of `key` on the
@@ -39,8 +52,8 @@ void probe(const residual_view& r, const ic_block_view& blocks, diffusion_model 
       const std::uint32_t v = member_vertex(set[head]);
       for_each_live_in_edge(key, g, blocks, v, [&](std::uint64_t j) {
         const std::uint32_t u = g.in_sources[j];
-        if (s.visited[u] != 0 || r.is_removed(u)) return;
-        s.visited[u] = 1;
+        if (s.visited[u] || r.is_removed(u)) return;
+        s.visited.set(u);
         set.push_back(u);
         on_add(u);
       });
@@ -54,8 +67,8 @@ void probe(const residual_view& r, const ic_block_view& blocks, diffusion_model 
       const std::uint64_t j = lt_chosen_in_edge(key, g, v);
       if (j == no_edge) break;
       const std::uint32_t u = g.in_sources[j];
-      if (r.is_removed(u) || s.visited[u] != 0) break;
-      s.visited[u] = 1;
+      if (r.is_removed(u) || s.visited[u]) break;
+      s.visited.set(u);
       set.push_back(u);
       on_add(u);
       v = u;
@@ -70,17 +83,17 @@ template <class OnRoot>
 void fill_roots(const residual_view& r, std::uint64_t fill, std::uint32_t count, set_scratch& s, OnRoot&& on_root) {
   for (std::uint64_t attempt = 0; count > 0; ++attempt) {
     const std::uint32_t v = r.remaining[fill_attempt(fill, attempt, r.num_remaining)];
-    if (s.is_root[v] != 0) continue;
-    s.is_root[v] = 1;
+    if (s.is_root[v]) continue;
+    s.is_root.set(v);
     --count;
-    on_root(v, s.visited[v] != 0);
+    on_root(v, s.visited[v]);
   }
 }
 
 inline void clear_marks(const std::vector<std::uint32_t>& set, set_scratch& s) {
   for (const std::uint32_t m : set) {
-    s.visited[member_vertex(m)] = 0;
-    s.is_root[member_vertex(m)] = 0;
+    s.visited.clear(member_vertex(m));
+    s.is_root.clear(member_vertex(m));
   }
 }
 
@@ -93,11 +106,11 @@ void generate_set(const residual_view& r, const ic_block_view& blocks, diffusion
   set.clear();
   const std::uint32_t count = root_count(key, mean_roots, r.num_remaining);
   draw_distinct_roots(
-      key, r.num_remaining, count, [&](std::uint32_t t) { return s.is_root[r.remaining[t]] != 0; },
+      key, r.num_remaining, count, [&](std::uint32_t t) { return s.is_root[r.remaining[t]]; },
       [&](std::uint32_t t) {
         const std::uint32_t v = r.remaining[t];
-        s.is_root[v] = 1;
-        s.visited[v] = 1;
+        s.is_root.set(v);
+        s.visited.set(v);
         set.push_back(v | root_bit);
         on_add(v);
       });
@@ -115,9 +128,9 @@ std::uint64_t extend_clean_set(const residual_view& r, const ic_block_view& bloc
                                std::vector<std::uint32_t>& set, set_scratch& s, OnAdd&& on_add) {
   std::uint32_t old_roots = 0;
   for (const std::uint32_t m : set) {
-    s.visited[member_vertex(m)] = 1;
+    s.visited.set(member_vertex(m));
     if (member_is_root(m)) {
-      s.is_root[member_vertex(m)] = 1;
+      s.is_root.set(member_vertex(m));
       ++old_roots;
     }
   }
@@ -131,7 +144,7 @@ std::uint64_t extend_clean_set(const residual_view& r, const ic_block_view& bloc
         ++promoted;
         return;
       }
-      s.visited[v] = 1;
+      s.visited.set(v);
       set.push_back(v | root_bit);
       on_add(v);
     });
@@ -139,7 +152,7 @@ std::uint64_t extend_clean_set(const residual_view& r, const ic_block_view& bloc
   probe(r, blocks, model, key, set, old_size, s, on_add);
   if (promoted > 0) {
     for (std::size_t i = 0; i < old_size; ++i) {
-      if (!member_is_root(set[i]) && s.is_root[set[i]] != 0) set[i] |= root_bit;
+      if (!member_is_root(set[i]) && s.is_root[set[i]]) set[i] |= root_bit;
     }
   }
   clear_marks(set, s);
@@ -161,15 +174,15 @@ void repair_polluted_set(const residual_view& r, const ic_block_view& blocks, di
   }
   set.resize(kept);
   for (const std::uint32_t m : set) {
-    s.visited[member_vertex(m)] = 1;
-    s.is_root[member_vertex(m)] = 1;
+    s.visited.set(member_vertex(m));
+    s.is_root.set(member_vertex(m));
     on_add(member_vertex(m));
   }
   const std::uint32_t count = root_count(key, mean_roots, r.num_remaining);
   if (count > kept) {
     fill_roots(r, fill_key(key, round), count - static_cast<std::uint32_t>(kept), s,
                [&](std::uint32_t v, bool) {
-                 s.visited[v] = 1;
+                 s.visited.set(v);
                  set.push_back(v | root_bit);
                  on_add(v);
                });

@@ -20,11 +20,14 @@ namespace {
 class cpu_mrr_store final : public mrr_store {
  public:
   cpu_mrr_store(const csr_graph& graph, diffusion_model model, std::span<const double> costs, std::uint64_t seed,
-                int threads)
+                int threads, const ic_block_plan* ic_plan)
       : graph_(&graph), model_(model), costs_(costs), seed_(seed),
-        threads_(threads > 0 ? threads : omp_get_max_threads()), cnt_(graph.num_vertices, 0) {
+        threads_(threads > 0 ? threads : omp_get_max_threads()), ic_plan_(ic_plan), cnt_(graph.num_vertices, 0) {
     WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
-    if (model == diffusion_model::ic) ic_plan_ = make_ic_block_plan(graph.view());
+    if (ic_plan_ == nullptr) {
+      if (model == diffusion_model::ic) own_plan_ = make_ic_block_plan(graph.view());
+      ic_plan_ = &own_plan_;  // LT: empty, unused
+    }
   }
 
   void begin_round(const residual_graph& residual, double mean_roots, std::uint32_t round) override {
@@ -36,10 +39,10 @@ class cpu_mrr_store final : public mrr_store {
 
   void update() override {
     const residual_view r = view();
-    const ic_block_view blocks = ic_plan_.view();
+    const ic_block_view blocks = ic_plan_->view();
     ensure_scratch();
     std::uint64_t reused = 0, repaired = 0, written = 0;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads_) reduction(+ : reused, repaired, written)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : reused, repaired, written)
     for (std::uint64_t s = 0; s < sets_.size(); ++s) {
       auto& scratch = scratch_[omp_get_thread_num()];
       const std::uint64_t key = sample_key(seed_, s);
@@ -62,13 +65,13 @@ class cpu_mrr_store final : public mrr_store {
 
   void generate(std::uint64_t count) override {
     const residual_view r = view();
-    const ic_block_view blocks = ic_plan_.view();
+    const ic_block_view blocks = ic_plan_->view();
     ensure_scratch();
     const std::uint64_t first = sets_.size();
     sets_.resize(first + count);
     flags_.resize(first + count, 0);
     std::uint64_t written = 0;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads_) reduction(+ : written)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) reduction(+ : written)
     for (std::uint64_t s = first; s < first + count; ++s) {
       detail::generate_set(r, blocks, model_, sample_key(seed_, s), mean_roots_, sets_[s], scratch_[omp_get_thread_num()],
                            [&](std::uint32_t v) {
@@ -186,8 +189,11 @@ class cpu_mrr_store final : public mrr_store {
 #pragma omp for schedule(static) nowait
       for (std::uint32_t t = 0; t < r.num_remaining; ++t) {
         const std::uint32_t v = r.remaining[t];
-        if (std::find(taken.begin(), taken.end(), v) != taken.end()) continue;
-        if (local == no_vertex || selection_before(scratch_cnt_[v], costs_[v], v, scratch_cnt_[local], costs_[local], local)) local = v;
+        if (local != no_vertex &&
+            !selection_before(scratch_cnt_[v], costs_[v], v, scratch_cnt_[local], costs_[local], local)) {
+          continue;
+        }
+        if (std::find(taken.begin(), taken.end(), v) == taken.end()) local = v;  // the few taken: tested last
       }
 #pragma omp critical
       if (local != no_vertex &&
@@ -212,10 +218,13 @@ class cpu_mrr_store final : public mrr_store {
     for (std::uint64_t s = 0; s < sets_.size(); ++s) {
       if (flags[s] != 0) continue;
       const auto& set = sets_[s];
-      const bool hit = std::any_of(set.begin(), set.end(), [&](std::uint32_t m) {
-        const std::uint32_t v = member_vertex(m);
-        return use_mark ? in_batch[v] != 0 : std::find(vertices.begin(), vertices.end(), v) != vertices.end();
-      });
+      const bool hit =
+          vertices.size() == 1
+              ? std::any_of(set.begin(), set.end(), [&](std::uint32_t m) { return member_vertex(m) == vertices[0]; })
+              : std::any_of(set.begin(), set.end(), [&](std::uint32_t m) {
+                  const std::uint32_t v = member_vertex(m);
+                  return use_mark ? in_batch[v] != 0 : std::find(vertices.begin(), vertices.end(), v) != vertices.end();
+                });
       if (!hit) continue;
       flags[s] = 1;
       for (const std::uint32_t m : set) {
@@ -229,7 +238,8 @@ class cpu_mrr_store final : public mrr_store {
   std::span<const double> costs_;
   std::uint64_t seed_;
   int threads_;
-  ic_block_plan ic_plan_;  // IC: the graph's live-edge rule; the residual graph only hides sources
+  const ic_block_plan* ic_plan_;  // IC: the graph's live-edge rule; the residual graph only hides sources
+  ic_block_plan own_plan_;        // when none was shared
   const residual_graph* residual_ = nullptr;
   double mean_roots_ = 1;
   std::uint32_t round_ = 1;
@@ -244,9 +254,10 @@ class cpu_mrr_store final : public mrr_store {
 }  // namespace
 
 std::unique_ptr<mrr_store> make_cpu_mrr_store(const csr_graph& graph, diffusion_model model,
-                                              std::span<const double> costs, std::uint64_t seed, int threads) {
+                                              std::span<const double> costs, std::uint64_t seed, int threads,
+                                              const ic_block_plan* ic_plan) {
   WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
-  return std::make_unique<cpu_mrr_store>(graph, model, costs, seed, threads);
+  return std::make_unique<cpu_mrr_store>(graph, model, costs, seed, threads, ic_plan);
 }
 
 }  // namespace wildfire::adaptive

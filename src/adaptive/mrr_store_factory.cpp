@@ -10,13 +10,13 @@ namespace wildfire::adaptive {
 
 std::unique_ptr<mrr_store> make_mrr_store(const backend_config& config, const csr_graph& graph,
                                           diffusion_model model, std::span<const double> costs,
-                                          std::uint64_t seed) {
+                                          std::uint64_t seed, const ic_block_plan* ic_plan) {
   if (resolve_device(config.device) == device_kind::gpu) {
 #ifdef WF_HAVE_CUDA
-    return cuda::make_gpu_mrr_store(graph, model, costs, seed, config.gpu_id, config.memory_budget_bytes);
+    return cuda::make_gpu_mrr_store(graph, model, costs, seed, config.gpu_id, config.memory_budget_bytes, 0, ic_plan);
 #endif
   }
-  return make_cpu_mrr_store(graph, model, costs, seed, config.num_threads);
+  return make_cpu_mrr_store(graph, model, costs, seed, config.num_threads, ic_plan);
 }
 
 }  // namespace wildfire::adaptive

@@ -76,11 +76,24 @@ class device_array {
 
 constexpr int argmax_blocks = 256;
 constexpr int argmax_threads = 256;
+using detail::segment_threads;
+constexpr std::uint32_t segments_per_block = segment_threads / 32;
+
+/// Warps of the segment kernels the GPU holds resident at once (the least over Generate and
+/// Update, the two long-running ones).
+std::uint32_t resident_warps(const cudaDeviceProp& prop) {
+  int generate_blocks = 0, update_blocks = 0;
+  WF_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&generate_blocks, detail::generate_kernel, segment_threads, 0));
+  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&update_blocks, detail::update_kernel, segment_threads, 0));
+  const int per_sm = std::max(1, std::min(generate_blocks, update_blocks));
+  return static_cast<std::uint32_t>(prop.multiProcessorCount * per_sm) * segments_per_block;
+}
 
 class gpu_mrr_store final : public mrr_store {
  public:
   gpu_mrr_store(const csr_graph& graph, diffusion_model model, std::span<const double> costs, std::uint64_t seed,
-                int gpu_id, std::uint64_t budget_bytes)
+                int gpu_id, std::uint64_t budget_bytes, std::uint32_t num_segments, const ic_block_plan* shared_plan)
       : graph_(&graph), model_(model), host_costs_(costs.begin(), costs.end()), seed_(seed) {
     WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
     WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
@@ -92,11 +105,13 @@ class gpu_mrr_store final : public mrr_store {
     budget_bytes_ = budget_bytes > 0 ? budget_bytes : free_bytes;
     const std::uint32_t n = graph.num_vertices;
     words_ = (static_cast<std::uint64_t>(n) + 31) / 32;
-    // One 32-thread block per segment, 4 per SM, fewer if the per-block marks would not fit in
-    // an eighth of the budget (digest 4.2 item 13: marks are bitmaps, cleared per set).
-    num_blocks_ = static_cast<std::uint32_t>(std::max(1, prop.multiProcessorCount * 4));
-    const std::uint64_t marks_per_block = 2 * words_ * sizeof(std::uint32_t);
-    while (num_blocks_ > 1 && num_blocks_ * marks_per_block > budget_bytes_ / 8) num_blocks_ /= 2;
+    // One warp per segment, as many as the GPU keeps resident ("the maximum possible N_b", paper
+    // section 5.1: the probe is latency-bound, so occupancy is what makes it fast), fewer if the
+    // per-segment marks would not fit in an eighth of the budget (digest 4.2 item 13: bitmaps,
+    // cleared per set). `num_segments` > 0 fixes the count (tests); sets are the same for any.
+    num_segments_ = num_segments > 0 ? num_segments : resident_warps(prop);
+    const std::uint64_t marks_per_segment = 2 * words_ * sizeof(std::uint32_t);
+    while (num_segments_ > 1 && num_segments_ * marks_per_segment > budget_bytes_ / 8) num_segments_ /= 2;
 
     in_offsets_.resize(n + 1ULL);
     in_offsets_.upload(graph.in_offsets.data(), n + 1ULL);
@@ -107,7 +122,8 @@ class gpu_mrr_store final : public mrr_store {
     if (model == diffusion_model::ic) {
       // Liveness of the residual graph's edges is that of the full graph's world (removed
       // sources are skipped by the probe), so the plan is the full graph's, built once.
-      const ic_block_plan plan = make_ic_block_plan(graph.view());
+      const ic_block_plan own = shared_plan == nullptr ? make_ic_block_plan(graph.view()) : ic_block_plan{};
+      const ic_block_plan& plan = shared_plan != nullptr ? *shared_plan : own;
       vertex_class_.resize(std::max<std::uint64_t>(plan.vertex_class.size(), 1));
       vertex_class_.upload(plan.vertex_class.data(), plan.vertex_class.size());
       block_cdf_.resize(std::max<std::uint64_t>(plan.cdf.size(), 1));
@@ -121,16 +137,16 @@ class gpu_mrr_store final : public mrr_store {
     scratch_cnt_.resize(n);
     marks_.resize(n);
     taken_.resize(n);
-    visited_.resize(num_blocks_ * words_);
-    is_root_.resize(num_blocks_ * words_);
-    num_sets_.resize(num_blocks_);
-    seg_end_.resize(num_blocks_);
-    resume_.resize(num_blocks_);
+    visited_.resize(num_segments_ * words_);
+    is_root_.resize(num_segments_ * words_);
+    num_sets_.resize(num_segments_);
+    seg_end_.resize(num_segments_);
+    resume_.resize(num_segments_);
     overflow_.resize(1);
     counters_.resize(3);
     argmax_out_.resize(argmax_blocks);
-    cap_ = std::clamp<std::uint64_t>(8ULL * n / num_blocks_ + 1024, 4096, 1ULL << 18);
-    mrr_.resize(num_blocks_ * cap_);
+    cap_ = std::clamp<std::uint64_t>(16ULL * n / num_segments_ + 1024, 4096, 1ULL << 20);
+    mrr_.resize(num_segments_ * cap_);
     grow_slots(64);
     track_peak();
   }
@@ -150,7 +166,7 @@ class gpu_mrr_store final : public mrr_store {
     WF_CUDA_CHECK(cudaMemset(resume_.data(), 0, resume_.bytes()));
     for (;;) {
       WF_CUDA_CHECK(cudaMemset(overflow_.data(), 0, sizeof(int)));
-      detail::update_kernel<<<num_blocks_, 32>>>(view());
+      detail::update_kernel<<<segment_blocks(), segment_threads>>>(view());
       WF_CUDA_CHECK(cudaGetLastError());
       if (!overflowed()) break;
       regrow();  // resume_ says which sets are still pending in each segment
@@ -161,11 +177,11 @@ class gpu_mrr_store final : public mrr_store {
   void generate(std::uint64_t count) override {
     if (count == 0) return;
     const std::uint64_t target = size_ + count;
-    const std::uint64_t per_block = target / num_blocks_ + 1;
+    const std::uint64_t per_block = target / num_segments_ + 1;
     if (per_block > slots_) grow_slots(std::max<std::uint64_t>(per_block, 2ULL * slots_));
     for (;;) {
       WF_CUDA_CHECK(cudaMemset(overflow_.data(), 0, sizeof(int)));
-      detail::generate_kernel<<<num_blocks_, 32>>>(view(), target);
+      detail::generate_kernel<<<segment_blocks(), segment_threads>>>(view(), target);
       WF_CUDA_CHECK(cudaGetLastError());
       if (!overflowed()) break;
       WF_CUDA_CHECK(cudaMemset(resume_.data(), 0, resume_.bytes()));
@@ -179,9 +195,9 @@ class gpu_mrr_store final : public mrr_store {
   std::uint64_t size() const override { return size_; }
   std::uint64_t num_members() const override {
     const auto lens = len_.download(len_.size());
-    const auto counts = num_sets_.download(num_blocks_);
+    const auto counts = num_sets_.download(num_segments_);
     std::uint64_t total = 0;
-    for (std::uint32_t b = 0; b < num_blocks_; ++b) {
+    for (std::uint32_t b = 0; b < num_segments_; ++b) {
       for (std::uint32_t j = 0; j < counts[b]; ++j) total += lens[b * slots_ + j];
     }
     return total;
@@ -210,10 +226,9 @@ class gpu_mrr_store final : public mrr_store {
       result.seeds.push_back(best.vertex);
       result.coverage += best.count;
       set_marks(taken_, std::span<const std::uint32_t>(&best.vertex, 1), 1);
-      set_marks(marks_, std::span<const std::uint32_t>(&best.vertex, 1), 1);
-      detail::discover_kernel<<<num_blocks_, 32>>>(view(), marks_.data(), scratch_flag_.data(), scratch_cnt_.data());
+      detail::discover_kernel<<<segment_blocks(), segment_threads>>>(view(), marks_.data(), best.vertex,
+                                                                   scratch_flag_.data(), scratch_cnt_.data());
       WF_CUDA_CHECK(cudaGetLastError());
-      set_marks(marks_, std::span<const std::uint32_t>(&best.vertex, 1), 0);
     }
     set_marks(taken_, result.seeds, 0);
     return result;
@@ -227,14 +242,15 @@ class gpu_mrr_store final : public mrr_store {
   void discover(std::span<const std::uint32_t> activated) override {
     if (activated.empty() || size_ == 0) return;
     set_marks(marks_, activated, 1);
-    detail::discover_kernel<<<num_blocks_, 32>>>(view(), marks_.data(), flag_.data(), cnt_.data());
+    detail::discover_kernel<<<segment_blocks(), segment_threads>>>(view(), marks_.data(), detail::no_vertex,
+                                                                   flag_.data(), cnt_.data());
     WF_CUDA_CHECK(cudaGetLastError());
     set_marks(marks_, activated, 0);
   }
 
   void truncate(std::uint64_t count) override {
     if (count >= size_) return;
-    detail::truncate_kernel<<<num_blocks_, 32>>>(view(), count);
+    detail::truncate_kernel<<<segment_blocks(), segment_threads>>>(view(), count);
     WF_CUDA_CHECK(cudaGetLastError());
     WF_CUDA_CHECK(cudaDeviceSynchronize());
     stats_.sets_dropped += size_ - count;
@@ -256,7 +272,7 @@ class gpu_mrr_store final : public mrr_store {
     const auto flags = flag_.download(flag_.size());
     mrr_snapshot out;
     for (std::uint64_t s = 0; s < size_; ++s) {
-      const std::uint64_t b = s % num_blocks_, j = s / num_blocks_;
+      const std::uint64_t b = s % num_segments_, j = s / num_segments_;
       const std::uint64_t at = b * slots_ + j;
       std::vector<std::uint32_t> members, roots;
       for (std::uint64_t i = 0; i < lens[at]; ++i) {
@@ -278,9 +294,12 @@ class gpu_mrr_store final : public mrr_store {
   std::vector<std::uint32_t> coverage_counts() const override { return cnt_.download(cnt_.size()); }
   mrr_store_stats stats() const override { return stats_; }
   std::string device() const override { return "gpu"; }
-  std::uint64_t default_budget_bytes() const override { return budget_bytes_ / 2; }
+  /// A quarter: segments are sized by their fullest one and a regrowth holds old and new.
+  std::uint64_t default_budget_bytes() const override { return budget_bytes_ / 4; }
 
  private:
+  unsigned segment_blocks() const { return (num_segments_ + segments_per_block - 1) / segments_per_block; }
+
   merit_view view() const {
     merit_view d{};
     d.g = graph_view{graph_->num_vertices, graph_->num_edges, in_offsets_.data(), in_sources_.data(),
@@ -300,11 +319,11 @@ class gpu_mrr_store final : public mrr_store {
     d.resume = resume_.data();
     d.visited = visited_.data();
     d.is_root = is_root_.data();
-    d.words_per_block = words_;
+    d.words_per_segment = words_;
     d.cnt = cnt_.data();
     d.overflow = overflow_.data();
     d.counters = counters_.data();
-    d.num_blocks = num_blocks_;
+    d.num_segments = num_segments_;
     d.model = model_;
     d.seed = seed_;
     d.mean_roots = mean_roots_;
@@ -328,16 +347,25 @@ class gpu_mrr_store final : public mrr_store {
   }
 
   /// Doubles every segment (the fallback of digest 4.2 item 15), keeping pending sets ahead.
+  /// Grows by half instead where doubling would not fit (the old and new segments coexist
+  /// during the copy, so both must fit in the budget and in the free device memory).
   void regrow() {
-    const std::uint64_t new_cap = 2 * cap_;
-    const std::uint64_t wanted = num_blocks_ * new_cap * sizeof(std::uint32_t);
-    if (wanted + mrr_.bytes() > budget_bytes_) {
-      throw resource_error("MERIT mRR-set segments (" + std::to_string(num_blocks_) + " x " +
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const auto fits = [&](std::uint64_t cap) {
+      const std::uint64_t wanted = num_segments_ * cap * sizeof(std::uint32_t);
+      return wanted + mrr_.bytes() <= budget_bytes_ && wanted + (std::uint64_t{256} << 20) <= free_bytes;
+    };
+    std::uint64_t new_cap = 2 * cap_;
+    if (!fits(new_cap)) new_cap = cap_ + cap_ / 2;
+    if (!fits(new_cap)) {
+      throw resource_error("MERIT mRR-set segments (" + std::to_string(num_segments_) + " x " +
                                std::to_string(new_cap) + " entries)",
-                           wanted + mrr_.bytes(), budget_bytes_);
+                           num_segments_ * new_cap * sizeof(std::uint32_t) + mrr_.bytes(),
+                           std::min<std::uint64_t>(budget_bytes_, free_bytes + mrr_.bytes()));
     }
-    device_array<std::uint32_t> bigger(num_blocks_ * new_cap);
-    detail::regrow_kernel<<<num_blocks_, 32>>>(view(), bigger.data(), new_cap);
+    device_array<std::uint32_t> bigger(num_segments_ * new_cap);
+    detail::regrow_kernel<<<segment_blocks(), segment_threads>>>(view(), bigger.data(), new_cap);
     WF_CUDA_CHECK(cudaGetLastError());
     WF_CUDA_CHECK(cudaDeviceSynchronize());
     mrr_ = std::move(bigger);
@@ -348,15 +376,15 @@ class gpu_mrr_store final : public mrr_store {
 
   /// Re-lays the per-slot arrays with room for `slots` sets per segment. Blocks.
   void grow_slots(std::uint64_t slots) {
-    device_array<std::uint64_t> start(num_blocks_ * slots);
-    device_array<std::uint32_t> len(num_blocks_ * slots);
-    device_array<std::uint8_t> flag(num_blocks_ * slots), scratch(num_blocks_ * slots);
+    device_array<std::uint64_t> start(num_segments_ * slots);
+    device_array<std::uint32_t> len(num_segments_ * slots);
+    device_array<std::uint8_t> flag(num_segments_ * slots), scratch(num_segments_ * slots);
     if (slots_ > 0) {
       WF_CUDA_CHECK(cudaMemcpy2D(start.data(), slots * sizeof(std::uint64_t), start_.data(), slots_ * sizeof(std::uint64_t),
-                                 slots_ * sizeof(std::uint64_t), num_blocks_, cudaMemcpyDeviceToDevice));
+                                 slots_ * sizeof(std::uint64_t), num_segments_, cudaMemcpyDeviceToDevice));
       WF_CUDA_CHECK(cudaMemcpy2D(len.data(), slots * sizeof(std::uint32_t), len_.data(), slots_ * sizeof(std::uint32_t),
-                                 slots_ * sizeof(std::uint32_t), num_blocks_, cudaMemcpyDeviceToDevice));
-      WF_CUDA_CHECK(cudaMemcpy2D(flag.data(), slots, flag_.data(), slots_, slots_, num_blocks_, cudaMemcpyDeviceToDevice));
+                                 slots_ * sizeof(std::uint32_t), num_segments_, cudaMemcpyDeviceToDevice));
+      WF_CUDA_CHECK(cudaMemcpy2D(flag.data(), slots, flag_.data(), slots_, slots_, num_segments_, cudaMemcpyDeviceToDevice));
     }
     start_ = std::move(start);
     len_ = std::move(len);
@@ -386,7 +414,7 @@ class gpu_mrr_store final : public mrr_store {
   std::uint64_t seed_;
   std::uint64_t budget_bytes_ = 0;
   std::uint64_t words_ = 0;
-  std::uint32_t num_blocks_ = 1;
+  std::uint32_t num_segments_ = 1;
   std::uint64_t cap_ = 0;
   std::uint64_t slots_ = 0;
   std::uint64_t size_ = 0;
@@ -422,8 +450,9 @@ class gpu_mrr_store final : public mrr_store {
 
 std::unique_ptr<mrr_store> make_gpu_mrr_store(const csr_graph& graph, diffusion_model model,
                                               std::span<const double> costs, std::uint64_t seed, int gpu_id,
-                                              std::uint64_t memory_budget_bytes) {
-  return std::make_unique<gpu_mrr_store>(graph, model, costs, seed, gpu_id, memory_budget_bytes);
+                                              std::uint64_t memory_budget_bytes, std::uint32_t num_segments,
+                                              const ic_block_plan* ic_plan) {
+  return std::make_unique<gpu_mrr_store>(graph, model, costs, seed, gpu_id, memory_budget_bytes, num_segments, ic_plan);
 }
 
 }  // namespace wildfire::adaptive::cuda

@@ -70,6 +70,29 @@ INSTANTIATE_TEST_SUITE_P(
       return to_string(std::get<0>(param_info.param)) + (std::get<1>(param_info.param) == diffusion_model::ic ? "_IC" : "_LT");
     });
 
+TEST(Amcss, TimeLimitStopsARealizationUnfinished) {
+  // A limit already passed stops MERIT and ASTI before their first round: no seed, below eta,
+  // marked unfinished, and run_amcss returns instead of treating it as an internal error.
+  const csr_graph g = test::random_graph(400, 2400, 3);
+  const std::vector<double> costs = degree_costs(g);
+  for (const auto algorithm : {amcss_algorithm::merit, amcss_algorithm::asti}) {
+    amcss_options o = small_options(algorithm, diffusion_model::ic, 120);
+    o.realizations = 2;
+    o.time_limit_seconds = 1e-12;
+    const amcss_result result = run_amcss(g, costs, o);
+    ASSERT_EQ(result.runs.size(), 2U);
+    for (const auto& run : result.runs) {
+      EXPECT_FALSE(run.finished);
+      EXPECT_EQ(run.rounds, 0U);
+      EXPECT_TRUE(run.seeds.empty());
+      EXPECT_LT(run.activated, o.eta);
+    }
+    // Without a limit the same options finish.
+    o.time_limit_seconds = 0;
+    for (const auto& run : run_amcss(g, costs, o).runs) EXPECT_TRUE(run.finished);
+  }
+}
+
 TEST(Amcss, VerificationCatchesATamperedRun) {
   const csr_graph g = test::random_graph(200, 1200, 9);
   const std::vector<double> costs = degree_costs(g);

@@ -40,15 +40,15 @@ class MeritGpu : public ::testing::TestWithParam<diffusion_model> {
   }
 };
 
-TEST_P(MeritGpu, RoundsOfGenerateSelectDiscoverUpdateEqualCpu) {
-  // Prepare: 3000 vertices, degree costs, three rounds with growing root counts; the large sets
-  // of round 3 (hundreds of roots) overflow the initial segments, exercising the regrowth.
-  const csr_graph g = test::random_graph(3000, 24000, 13);
+/// Three rounds of Update + Generate, a rejected and a committed Select and a post-round Discover
+/// on the CPU store and on a GPU store of `segments` segments (0: the default, one per resident
+/// warp), checking equality after every step; then a truncation. Returns the GPU store's stats.
+mrr_store_stats rounds_equal_cpu(const csr_graph& g, diffusion_model model, std::uint32_t segments,
+                                 const double (&roots)[3]) {
   const std::vector<double> costs = degree_costs(g);
   residual_graph residual(g);
-  auto cpu = make_cpu_mrr_store(g, GetParam(), costs, 77, 2);
-  auto gpu = cuda::make_gpu_mrr_store(g, GetParam(), costs, 77, 0, 0);
-  const double roots[] = {3.0, 20.0, 250.0};
+  auto cpu = make_cpu_mrr_store(g, model, costs, 77, 2);
+  auto gpu = cuda::make_gpu_mrr_store(g, model, costs, 77, 0, 0, segments);
   for (std::uint32_t round = 1; round <= 3; ++round) {
     for (auto* store : {cpu.get(), gpu.get()}) {
       store->begin_round(residual, roots[round - 1], round);
@@ -80,11 +80,51 @@ TEST_P(MeritGpu, RoundsOfGenerateSelectDiscoverUpdateEqualCpu) {
   }
   EXPECT_EQ(cpu->stats().sets_reused, gpu->stats().sets_reused);
   EXPECT_EQ(cpu->stats().sets_repaired, gpu->stats().sets_repaired);
-  EXPECT_GT(gpu->stats().storage_regrowths, 0U);
   // Truncate drops the same sets.
   cpu->truncate(2500);
   gpu->truncate(2500);
   expect_same(*cpu, *gpu, "after truncate");
+  return gpu->stats();
+}
+
+TEST_P(MeritGpu, RoundsOfGenerateSelectDiscoverUpdateEqualCpu) {
+  // Prepare: 3000 vertices, degree costs, three rounds with growing root counts (hundreds of
+  // roots in round 3); 64 segments hold so many sets each that round 3 overflows the initial
+  // segments, exercising the regrowth.
+  const csr_graph g = test::random_graph(3000, 24000, 13);
+  EXPECT_GT(rounds_equal_cpu(g, GetParam(), 64, {3.0, 20.0, 250.0}).storage_regrowths, 0U);
+}
+
+TEST_P(MeritGpu, DefaultSegmentCountEqualsCpu) {
+  // The default layout (one segment per resident warp, most holding one or two sets) gives the
+  // same sets: sample id s lives in segment s mod count whatever the count.
+  const csr_graph g = test::random_graph(3000, 24000, 13);
+  rounds_equal_cpu(g, GetParam(), 0, {3.0, 20.0, 250.0});
+}
+
+/// Random graph whose in-probabilities mix 0.6, 0.2 and 0.05 per edge, so every vertex keeps
+/// the per-edge IC rule; the skewed targets have in-degree ~40.
+csr_graph mixed_probability_graph(std::uint32_t n, std::uint64_t m, std::uint64_t seed) {
+  const csr_graph base = test::random_graph(n, m, seed);
+  std::vector<test::probability_edge> edges;
+  const double probabilities[] = {0.6, 0.2, 0.05};
+  for (std::uint32_t v = 0; v < n; ++v) {
+    for (std::uint64_t j = base.in_offsets[v]; j < base.in_offsets[v + 1]; ++j) {
+      edges.push_back({base.in_sources[j], v, probabilities[(j * 7 + v) % 3]});
+    }
+  }
+  return test::graph_from_probabilities(n, edges);
+}
+
+TEST(MeritGpuIc, HeavyVerticesEqualCpu) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  // Members with more than 16 items are probed by the whole warp, the rest one per lane: under
+  // uniform p = 0.5 (block rule, blocks of 2 edges) the ~40-in-edge targets have ~20 blocks;
+  // with mixed probabilities (per-edge rule) they have ~40 single-edge items.
+  const double roots[3] = {2.0, 6.0, 40.0};
+  rounds_equal_cpu(test::random_graph(3000, 24000, 21, 0.5), diffusion_model::ic, 0, roots);
+  rounds_equal_cpu(test::random_graph(3000, 24000, 21, 0.5), diffusion_model::ic, 64, roots);
+  rounds_equal_cpu(mixed_probability_graph(3000, 24000, 22), diffusion_model::ic, 0, roots);
 }
 
 TEST_P(MeritGpu, AdaptiveRunEqualsCpuRun) {

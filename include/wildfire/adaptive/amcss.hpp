@@ -36,9 +36,13 @@ struct amcss_options {
   std::uint32_t realizations = 10;
   std::uint32_t first_realization = 0;
   backend_config backend;             // MERIT: cpu or gpu; ASTI and degree run on the CPU
-  /// Bound on the bytes of retained sets (0: half the available memory of the device that holds
-  /// them). MERIT drops whole sets by id above it (digest section 4.2 item 4).
+  /// Bound on the bytes of retained sets (0: the store's default_budget_bytes(): half the host's
+  /// available memory, a quarter of the GPU's). MERIT drops whole sets by id above it (digest
+  /// section 4.2 item 4).
   std::uint64_t memory_budget_bytes = 0;
+  /// Wall-clock limit per realization in seconds (0: none; benchmarks only). A realization past
+  /// it stops before its next round or its next Generate, unfinished (below eta).
+  double time_limit_seconds = 0;
 };
 
 struct seed_record {
@@ -61,7 +65,8 @@ struct realization_result {
   std::vector<seed_record> seeds;
   double total_cost = 0;
   std::uint32_t rounds = 0;
-  std::uint64_t activated = 0;        // >= eta
+  std::uint64_t activated = 0;        // >= eta when finished
+  bool finished = true;               // false: stopped by time_limit_seconds
   std::uint64_t sets_generated = 0;
   std::uint64_t sets_reused = 0;
   std::uint64_t sets_repaired = 0;
@@ -83,7 +88,8 @@ struct amcss_result {
   phase_seconds mean_seconds;
 };
 
-/// Runs options.realizations realizations (numbers first_realization, ...). `costs` has one entry
+/// Runs options.realizations realizations (numbers first_realization, ...); the means include
+/// unfinished realizations (time_limit_seconds) as they stood. `costs` has one entry
 /// per vertex in (0, 1]. Throws config_error for eta outside [1, n], batch 0, epsilon outside
 /// (0, 1), a graph of 2^31 vertices or more, or a cost vector of the wrong size. Blocks.
 amcss_result run_amcss(const csr_graph& graph, std::span<const double> costs, const amcss_options& options);

@@ -20,6 +20,13 @@ WF_HOST_DEVICE inline std::uint32_t root_count(std::uint64_t key, double mean_ro
   return static_cast<std::uint32_t>(count < pool_size ? count : pool_size);
 }
 
+/// Floyd's draw of slot `slot` when choosing `count` of [0, pool_size): uniform in [0, j] with
+/// j = pool_size - count + slot; the slot takes it unless already chosen, else j (never chosen yet).
+WF_HOST_DEVICE inline std::uint32_t floyd_candidate(std::uint64_t key, std::uint32_t pool_size, std::uint32_t count,
+                                                    std::uint32_t slot) noexcept {
+  return bounded_draw(key, element_domain::root | (std::uint64_t{slot} << 16), pool_size - count + slot + 1);
+}
+
 /// Draws `count` distinct indices uniformly from [0, pool_size) (Floyd's algorithm). `contains(i)`
 /// says whether i was already chosen; `choose(i)` records it. Precondition: count <= pool_size.
 template <class Contains, class Choose>
@@ -27,9 +34,8 @@ WF_HOST_DEVICE inline void draw_distinct_roots(std::uint64_t key, std::uint32_t 
                                                std::uint32_t count, Contains&& contains,
                                                Choose&& choose) {
   for (std::uint32_t slot = 0; slot < count; ++slot) {
-    const std::uint32_t j = pool_size - count + slot;  // Floyd: draw from [0, j]
-    const std::uint32_t t = bounded_draw(key, element_domain::root | (std::uint64_t{slot} << 16), j + 1);
-    choose(contains(t) ? j : t);
+    const std::uint32_t t = floyd_candidate(key, pool_size, count, slot);
+    choose(contains(t) ? pool_size - count + slot : t);
   }
 }
 
