@@ -275,7 +275,6 @@ struct twitter_backward_session::impl {
   /// The cooperative staged kernel over every staged graph (nothing when there are none).
   void launch_staged(cudaStream_t s) {
     if (staged_graphs.size == 0) return;
-    WF_CUDA_CHECK(cudaMemsetAsync(staged_counters.ptr, 0, staged_steps * sizeof(std::uint32_t), s));
     k::staged_view view{pull_kernel_view(),       staged_graphs.ptr,         static_cast<std::uint32_t>(staged_graphs.size),
                         staged_stages.ptr,        staged_near_start.ptr,     staged_near.ptr,
                         staged_chunk_offsets.ptr, staged_chunks.ptr,         staged_steps,
@@ -431,6 +430,11 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   // every node of their graphs themselves, so the copy is needed there only for the queue fallback.
   if (d.num_nodes > 0 && (!pull || any_fallback)) {
     WF_CUDA_CHECK(cudaMemcpyAsync(d.influence.ptr, d.base.ptr, d.num_nodes * sizeof(double), cudaMemcpyDeviceToDevice, main));
+  }
+  // The staged chunk counters start at zero (before the other streams start, so nothing stands
+  // between the cooperative launch and the SMs it needs).
+  if (staged && chosen(3) && d.staged_steps > 0) {
+    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_counters.ptr, 0, d.staged_steps * sizeof(std::uint32_t), main));
   }
   WF_CUDA_CHECK(cudaEventRecord(d.joined[0], main));
   WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[1], d.joined[0], 0));

@@ -66,25 +66,65 @@ __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   return s;
 }
 
-/// Critical work of step k: stage k of staged graph `record`, by the whole block. Returns with
-/// the block synchronised.
-template <int Block>
-__device__ void staged_critical(const staged_view& v, const twitter::detail::staged_graph& record, std::uint32_t k,
-                                const staged_shared& sm) {
-  using namespace twitter::detail;
-  constexpr std::uint32_t W = staged_window;
+/// A staged graph as its critical block addresses it (loaded once per kernel).
+struct staged_graph_ref {
+  std::uint32_t t;
+  std::uint32_t n;
+  std::uint64_t lo;
+  std::uint32_t num_stages;
+  const twitter::detail::pull_node* nodes;
+  const twitter::detail::pull_level* levels;
+  const twitter::detail::staged_stage* stages;
+  const std::uint32_t* near_start;
+  const std::uint16_t* near;
+};
+
+__device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v, std::uint32_t j) {
+  const twitter::detail::staged_graph record = v.graphs[j];
   const std::uint32_t t = record.graph;
   const std::uint64_t lo = v.pull.graph_offsets[t];
-  const auto n = static_cast<std::uint32_t>(v.pull.graph_offsets[t + 1] - lo);
-  const pull_node* nodes = v.pull.nodes + lo + t;
-  const pull_level* levels = v.pull.levels + v.pull.graphs[t].level_base;
-  const staged_stage* st = v.stages + record.stage_base;
+  return {t,
+          static_cast<std::uint32_t>(v.pull.graph_offsets[t + 1] - lo),
+          lo,
+          record.num_stages,
+          v.pull.nodes + lo + t,
+          v.pull.levels + v.pull.graphs[t].level_base,
+          v.stages + record.stage_base,
+          v.near_start + lo + t,
+          v.near + record.near_base};
+}
+
+/// Asks L2 for the read-only data of stage k (node records, near starts and entries, level
+/// records), so staging it at its step waits on L2 rather than DRAM.
+__device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, std::uint32_t k) {
+  if (k >= gr.num_stages) return;
+  const twitter::detail::staged_stage cur = gr.stages[k], next = gr.stages[k + 1];
+  const std::uint32_t b = cur.first_position, c = next.first_position;
+  prefetch_l2(reinterpret_cast<const char*>(gr.nodes + b), reinterpret_cast<const char*>(gr.nodes + c + 1));
+  prefetch_l2(reinterpret_cast<const char*>(gr.near_start + b), reinterpret_cast<const char*>(gr.near_start + c + 1));
+  prefetch_l2(reinterpret_cast<const char*>(gr.near + gr.near_start[b]), reinterpret_cast<const char*>(gr.near + gr.near_start[c]));
+  prefetch_l2(reinterpret_cast<const char*>(gr.levels + cur.first_level),
+              reinterpret_cast<const char*>(gr.levels + next.first_level + 1));
+}
+
+/// Critical work of step k: stage k of the block's staged graph, by the whole block. Returns with
+/// the block synchronised.
+template <int Block>
+__device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm) {
+  using namespace twitter::detail;
+  constexpr std::uint32_t W = staged_window;
+  const std::uint32_t t = gr.t;
+  const std::uint64_t lo = gr.lo;
+  const std::uint32_t n = gr.n;
+  const pull_node* nodes = gr.nodes;
+  const pull_level* levels = gr.levels;
+  const staged_stage* st = gr.stages;
   const staged_stage cur = st[k], next = st[k + 1];
   const std::uint32_t window_first = k > 0 ? st[k - 1].first_position : 0;
   const std::uint32_t b = cur.first_position;
   const std::uint32_t count = next.first_position - b;
   const std::uint32_t num_levels = next.first_level - cur.first_level;
-  const std::uint32_t* near_start = v.near_start + lo + t;
+  const std::uint32_t* near_start = gr.near_start;
   const std::uint32_t near_first = near_start[b];
   const std::uint32_t near_count = near_start[next.first_position] - near_first;
   if (count > staged_max_stage_nodes || num_levels > staged_max_stage_levels || near_count > staged_max_stage_near ||
@@ -104,7 +144,7 @@ __device__ void staged_critical(const staged_view& v, const twitter::detail::sta
   }
   if (threadIdx.x == 0) sm.near_start[count] = near_count;
   for (std::uint32_t i = threadIdx.x; i <= num_levels; i += Block) sm.level_first[i] = levels[cur.first_level + i].first_position;
-  const std::uint16_t* near = v.near + record.near_base + near_first;
+  const std::uint16_t* near = gr.near + near_first;
   for (std::uint32_t e = threadIdx.x; e < near_count; e += Block) sm.near[e] = near[e];
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
@@ -145,6 +185,9 @@ __device__ void staged_critical(const staged_view& v, const twitter::detail::sta
     }
     __syncthreads();  // this level's shares are in the window for the next level
   }
+  // The next stage's read-only data into L2 while this block helps with the far sums (here
+  // rather than during the levels: computing the ranges waits on two loads).
+  prefetch_stage(gr, k + 1);
 }
 
 /// Sum of the shares of the 8 entries of `word4` below `bound` (final before this step), read
@@ -197,11 +240,10 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
   extern __shared__ __align__(16) unsigned char staged_dynamic[];
   const staged_shared sm = carve_staged(staged_dynamic);
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const bool critical = blockIdx.x < v.num_graphs;
+  const staged_graph_ref gr = critical ? staged_graph_at(v, blockIdx.x) : staged_graph_ref{};
   for (std::uint32_t k = 0; k < v.num_steps; ++k) {
-    if (blockIdx.x < v.num_graphs) {
-      const twitter::detail::staged_graph record = v.graphs[blockIdx.x];
-      if (k < record.num_stages) staged_critical<Block>(v, record, k, sm);
-    }
+    if (critical && k < gr.num_stages) staged_critical<Block>(v, gr, k, sm);
     staged_helpers(v, k);
     grid.sync();  // stage k's shares and stage k + 1's far sums are final for step k + 1
   }
