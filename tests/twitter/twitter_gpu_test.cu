@@ -245,14 +245,14 @@ TEST(TwitterGpu, PipelinedLargeKernelWithIntegerSharesIsExact) {
 }
 
 /// Appends a chain-like graph of n nodes with out-degree 1 (node v credits v - 1, or v - 2 one
-/// time in four): thousands of narrow levels, integer shares.
+/// time in 64, leaving v - 1 a source): thousands of narrow levels, integer shares.
 void append_integer_chain(spreading_graphs& g, std::uint32_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
   std::vector<double> base(n);
   for (std::uint32_t v = 0; v < n; ++v) {
     base[v] = static_cast<double>(rng() % 1000);
-    if (v > 0) edges.emplace_back(v, v > 1 && rng() % 4 == 0 ? v - 2 : v - 1);
+    if (v > 0) edges.emplace_back(v, v > 1 && rng() % 64 == 0 ? v - 2 : v - 1);
   }
   append_graph(g, "chain", base, std::vector<std::uint32_t>(n, 0), edges);
 }
