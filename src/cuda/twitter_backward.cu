@@ -61,10 +61,13 @@ constexpr int pull_large_block = 256;
 constexpr int pull_huge_block = 512;
 constexpr int pull_prefetch_units = 8;
 constexpr int pull_classes = 5;  // empty, small, medium, large (two per SM), large (one per SM)
-// staged: 8 warps per block, three blocks per SM (70 KB of shared memory each), so a grid of
-// 3 x SMs blocks gives every Large graph of the RSG set (170) its own critical block.
+// staged: 8 warps per block, registers bounded for three blocks per SM (70 KB of shared memory
+// each), launched two per SM: 2 x 132 blocks give every Large graph of the RSG set (170) its own
+// critical block and leave registers and shared memory for the Small and Medium kernels on the
+// other streams (with three per SM those would wait for the whole cooperative kernel).
 constexpr int staged_block = 256;
-constexpr int staged_blocks_per_sm = 3;
+constexpr int staged_register_blocks = 3;
+constexpr int staged_blocks_per_sm = 2;
 
 }  // namespace
 
@@ -234,13 +237,13 @@ struct twitter_backward_session::impl {
     WF_CUDA_CHECK(cudaGetDevice(&device));
     WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     WF_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-    auto kernel = k::backward_staged<staged_block, staged_blocks_per_sm>;
+    auto kernel = k::backward_staged<staged_block, staged_register_blocks>;
     if (static_cast<std::uint64_t>(max_shared_optin) >= k::staged_shared_bytes) {
       WF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(k::staged_shared_bytes)));
       WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, staged_block, k::staged_shared_bytes));
     }
-    staged_grid = cooperative ? static_cast<unsigned>(std::max(0, per_sm * sms)) : 0u;
+    staged_grid = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
     std::vector<std::uint32_t> candidates(large_one);
     candidates.insert(candidates.end(), large_two.begin(), large_two.end());
     const twitter::detail::staged_layout staged = twitter::detail::build_staged_layout(g, layout, candidates, staged_grid);
@@ -280,7 +283,7 @@ struct twitter_backward_session::impl {
                         staged_chunk_offsets.ptr, staged_chunks.ptr,         staged_steps,
                         staged_far.ptr,           staged_counters.ptr};
     void* args[] = {&view};
-    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_blocks_per_sm>),
+    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks>),
                                               dim3(staged_grid), dim3(staged_block), args, k::staged_shared_bytes, s));
   }
 

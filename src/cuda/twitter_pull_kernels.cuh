@@ -188,8 +188,12 @@ __global__ void __launch_bounds__(Block)
                     reinterpret_cast<const char*>(gr.nodes + b.first_position + 1));
       }
       const twitter::detail::pull_level fetched = level_at(level + 2 + pull_prefetch_levels);
-      const pull_plan plan = plan_level<Block>(current, next, gr.n);
-      pull_rounds<Block>(v, gr, plan.first, plan.first, plan.last, plan.g, cap, s_share);
+      // g from the mean in-list length alone (not capped to one round as in the pipelined kernel:
+      // these levels' loads are not prefetched, so more threads per node hide more latency).
+      const std::uint32_t first = min(current.first_position, gr.n);
+      const std::uint32_t last = max(first, min(next.first_position, gr.n));
+      const std::uint32_t g = group_size((next.first_entry - current.first_entry) / twitter::detail::pull_align, last - first);
+      pull_rounds<Block>(v, gr, first, first, last, g, cap, s_share);
       __syncthreads();  // this level's shares are visible to the next level (shared and global)
       current = next;
 #pragma unroll
