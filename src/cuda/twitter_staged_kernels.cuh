@@ -44,6 +44,7 @@ struct staged_shared {
   twitter::detail::pull_node* node;
   std::uint32_t* near_start;   // stage-relative, one past the stage's positions
   std::uint32_t* level_first;  // first position of each level of the stage, and the end
+  std::uint32_t* level_shift;  // log2 of the level's threads per node
   std::uint16_t* near;
 };
 
@@ -52,7 +53,7 @@ inline constexpr std::size_t staged_level_slots = twitter::detail::staged_max_st
 inline constexpr std::size_t staged_shared_bytes =
     8 * (twitter::detail::staged_window + twitter::detail::staged_max_stage_nodes) +
     sizeof(twitter::detail::pull_node) * twitter::detail::staged_max_stage_nodes + 4 * staged_near_start_slots +
-    4 * staged_level_slots + 2 * twitter::detail::staged_max_stage_near;
+    2 * 4 * staged_level_slots + 2 * twitter::detail::staged_max_stage_near;
 
 __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   using namespace twitter::detail;
@@ -62,7 +63,8 @@ __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   s.node = reinterpret_cast<pull_node*>(s.acc + staged_max_stage_nodes);
   s.near_start = reinterpret_cast<std::uint32_t*>(s.node + staged_max_stage_nodes);
   s.level_first = s.near_start + staged_near_start_slots;
-  s.near = reinterpret_cast<std::uint16_t*>(s.level_first + staged_level_slots);
+  s.level_shift = s.level_first + staged_level_slots;
+  s.near = reinterpret_cast<std::uint16_t*>(s.level_shift + staged_level_slots);
   return s;
 }
 
@@ -148,20 +150,33 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   for (std::uint32_t e = threadIdx.x; e < near_count; e += Block) sm.near[e] = near[e];
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
+  // Threads per node of each level (a power of two from its mean near count, the level in one
+  // round when it has at most Block nodes), planned once per stage off the levels' chain.
+  for (std::uint32_t l = threadIdx.x; l < num_levels; l += Block) {
+    const std::uint32_t first = sm.level_first[l], last = sm.level_first[l + 1];
+    std::uint32_t g = group_size(sm.near_start[last - b] - sm.near_start[first - b], last - first);
+    while (g > 1 && (last - first) * g > static_cast<std::uint32_t>(Block)) g /= 2;
+    sm.level_shift[l] = static_cast<std::uint32_t>(__ffs(static_cast<int>(g)) - 1);
+  }
+  __syncthreads();
   for (std::uint32_t l = 0; l < num_levels; ++l) {
     const std::uint32_t first = sm.level_first[l], last = sm.level_first[l + 1];
-    const std::uint32_t size = last - first;
-    std::uint32_t g = group_size(sm.near_start[last - b] - sm.near_start[first - b], size);
-    while (g > 1 && size * g > static_cast<std::uint32_t>(Block)) g /= 2;
-    const std::uint32_t groups = static_cast<std::uint32_t>(Block) / g;
-    const std::uint32_t member = threadIdx.x % g;
+    const std::uint32_t shift = sm.level_shift[l];
+    const std::uint32_t g = 1u << shift;
+    const std::uint32_t groups = static_cast<std::uint32_t>(Block) >> shift;
+    const std::uint32_t member = threadIdx.x & (g - 1);
     // Every thread runs the same rounds, so whole warps reach the shuffles together.
     for (std::uint32_t round = first; round < last; round += groups) {
-      const std::uint32_t p = round + threadIdx.x / g;
+      const std::uint32_t p = round + (threadIdx.x >> shift);
       const bool active = p < last;
-      double sum = 0.0;
+      const std::uint32_t i = p - b;
+      double sum = 0.0, acc = 0.0;
+      pull_node node{0, 0, 0};
       if (active) {
-        const std::uint32_t i = p - b;
+        if (member == 0) {  // loaded before the sums, so they are not on the chain after them
+          node = sm.node[i];
+          acc = sm.acc[i];
+        }
         for (std::uint32_t e = sm.near_start[i] + member; e < sm.near_start[i + 1]; e += g) {
           const std::uint32_t u = sm.near[e];
           if (u >= window_first && u < first) sum += sm.window[u % W];
@@ -170,10 +185,8 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
       }
       for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
       if (active && member == 0) {
-        const std::uint32_t i = p - b;
-        const pull_node node = sm.node[i];
         if (node.local_id < n) {
-          const double influence = sm.acc[i] + sum;
+          const double influence = acc + sum;
           v.pull.influence[lo + node.local_id] = influence;
           const double share = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
           sm.window[p % W] = share;
