@@ -233,12 +233,13 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k) {
       const std::uint32_t end = gr.nodes[p + 1].in_begin / twitter::detail::pull_align;
       std::uint32_t j = gr.nodes[p].in_begin / twitter::detail::pull_align + lane;
       double acc0 = 0.0, acc1 = 0.0;
+      // In-list words are read once: streaming loads, so they do not push the shares out of L2.
       for (; j + 32 < end; j += 64) {
-        const uint4 x = __ldg(gr.units + j), y = __ldg(gr.units + j + 32);
+        const uint4 x = __ldcs(gr.units + j), y = __ldcs(gr.units + j + 32);
         acc0 += far_unit(x, chunk.bound, gr.spill);
         acc1 += far_unit(y, chunk.bound, gr.spill);
       }
-      if (j < end) acc0 += far_unit(__ldg(gr.units + j), chunk.bound, gr.spill);
+      if (j < end) acc0 += far_unit(__ldcs(gr.units + j), chunk.bound, gr.spill);
       double sum = acc0 + acc1;
       for (std::uint32_t offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
       if (lane == 0) __stcg(v.far + gr.lo + p, sum);

@@ -2,6 +2,8 @@
 // representable (the worked examples), to 1e-12 relative otherwise, with equal stalled nodes.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <random>
 
 #include "cuda/twitter_backward.hpp"
@@ -291,6 +293,22 @@ TEST(TwitterGpu, StagedSweepOnDenseLargeGraphsWideLevelsAndCycles) {
   const std::vector<double> first = session.result().influence;
   session.run(gpu_variant::staged);
   EXPECT_EQ(session.result().influence, first);
+}
+
+TEST(TwitterGpu, StagedWithMoreLargeGraphsThanCriticalBlocks) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // More Large graphs than the cooperative grid has blocks (two per SM): the graphs with the most
+  // levels are staged, the others take the pipelined kernel beside them.
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  rsg_params p;
+  p.seed = 23;
+  p.batches = {{static_cast<std::uint64_t>(2 * sms + 20), 1025, 1300, 1.0}, {30, 2, 200, 5.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  cuda::twitter_backward_session session(g);
+  EXPECT_GT(session.staged_graph_count(), 0u);
+  EXPECT_LE(session.staged_graph_count(), static_cast<std::uint64_t>(2 * sms));  // the rest are not staged
+  expect_shared_pull_equals_cpu(g, "staged, more graphs than blocks", gpu_variant::staged);
 }
 
 TEST(TwitterGpu, StagedSweepWithIntegerSharesIsExact) {
