@@ -177,11 +177,19 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
           node = sm.node[i];
           acc = sm.acc[i];
         }
-        for (std::uint32_t e = sm.near_start[i] + member; e < sm.near_start[i + 1]; e += g) {
+        // Branch-free, so the loads of several entries are in flight together; an entry outside
+        // the window (a layout bug) still reads a slot of it, adds 0 and is reported once.
+        bool bad = false;
+        const std::uint32_t end = sm.near_start[i + 1];
+#pragma unroll 4
+        for (std::uint32_t e = sm.near_start[i] + member; e < end; e += g) {
           const std::uint32_t u = sm.near[e];
-          if (u >= window_first && u < first) sum += sm.window[u % W];
-          else atomicOr(v.pull.error, staged_error_bit);
+          const bool ok = u >= window_first && u < first;
+          const double share = sm.window[u % W];
+          sum += ok ? share : 0.0;
+          bad = bad || !ok;
         }
+        if (bad) atomicOr(v.pull.error, staged_error_bit);
       }
       for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
       if (active && member == 0) {
