@@ -1,8 +1,9 @@
 // Backward phase on an RSG set of the thesis's shape (sec. 7.1.2, Tables 7.1-7.4): sequential
 // CPU, OpenMP and the GPU variants, with the bytes the sweep must move against the measured copy
 // bandwidth; for shared-pull also its layout preparation and the sequential sweep of the same
-// layout (like with like). Usage: twitter_backward_bench [--scale S] [--seed N] [--reps R]
-// [--variants a,b]
+// layout (like with like), for staged its layout's shape. Usage: twitter_backward_bench [--scale S]
+// [--seed N] [--reps R] [--variants a,b] [--profile 1] (--profile: GPU runs only, one warm-up and
+// one timed run per variant, for a profiler)
 #include <fmt/core.h>
 #include <omp.h>
 
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "wildfire/twitter/rsg.hpp"
 #include "wildfire/version.hpp"
 #include "twitter/pull_layout.hpp"
+#include "twitter/staged_layout.hpp"
 
 #ifdef WF_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -69,12 +72,14 @@ int main(int argc, char** argv) {
   double scale = 0.1;
   std::uint64_t seed = 1;
   int reps = 3;
-  std::string variants = "shared-pull,thesis,topological,queue,vertex-array";
+  std::string variants = "shared-pull,staged,thesis,topological,queue,vertex-array";
+  bool profile = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seed")) seed = std::stoull(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::stoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--variants")) variants = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--profile")) profile = std::stoi(argv[i + 1]) != 0;
     else {
       fmt::print(stderr, "unknown option {}\n", argv[i]);
       return 2;
@@ -107,6 +112,26 @@ int main(int argc, char** argv) {
                g.num_graphs() > 0 ? level_count(g, largest) : 0);
     fmt::print("generated in {:.2f} s with {} threads; {} repetitions per backend (mean reported)\n\n", generate_seconds,
                omp_get_max_threads(), reps);
+    std::vector<gpu_variant> gpu_variants;
+    for (std::size_t pos = 0; pos <= variants.size();) {
+      std::size_t end = variants.find(',', pos);
+      if (end == std::string::npos) end = variants.size();
+      gpu_variants.push_back(parse_gpu_variant(variants.substr(pos, end - pos)));
+      pos = end + 1;
+    }
+#ifndef WF_HAVE_CUDA
+    if (profile) throw error("--profile needs a CUDA build");
+#else
+    if (profile) {
+      if (!gpu_available()) throw error("--profile needs a GPU");
+      cuda::twitter_backward_session session(g);
+      for (const gpu_variant v : gpu_variants) {
+        session.run(v);
+        fmt::print("profile run: GPU {} {:.3f} ms\n", to_string(v), session.run(v) * 1e3);
+      }
+      return 0;
+    }
+#endif
 
     // Bytes the sweep must move at least with the input layout: read every edge target (4 B) and
     // row offset (8 B), read the base and write the influence (8 + 8 B per node).
@@ -152,6 +177,29 @@ int main(int argc, char** argv) {
                "entry, 8 B per node record, 8 B per level record, 8 + 8 B per node for base and influence)\n\n",
                layout_seconds, omp_get_max_threads(), layout.max_levels, layout.num_included_nodes, g.num_nodes(),
                static_cast<double>(detail::pull_bytes_moved(g, layout)) / 1e9);
+    {
+      // The staged layout's shape (every Large graph that fits; the GPU session may stage fewer,
+      // as many as its cooperative grid has blocks, and prints its own count).
+      std::vector<std::uint32_t> large;
+      std::uint64_t large_entries = 0;
+      for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+        if (categorize(g.graph_size(t)) != graph_category::large || !layout.included[t]) continue;
+        large.push_back(static_cast<std::uint32_t>(t));
+        large_entries += g.row_offsets[g.graph_offsets[t + 1]] - g.row_offsets[g.graph_offsets[t]];
+      }
+      t0 = std::chrono::steady_clock::now();
+      const detail::staged_layout staged = detail::build_staged_layout(g, layout, large, 0xffffffffu);
+      std::uint32_t largest_stages = 0;
+      for (const auto& r : staged.graphs) {
+        if (r.graph == largest) largest_stages = r.num_stages;
+      }
+      fmt::print("staged layout (host, every Large graph that fits): {} of {} Large graphs, {} steps (grid barriers), "
+                 "largest graph {} stages; {} near entries = {:.1f}% of the Large graphs' in-list entries (the rest are "
+                 "far sums, spread over the GPU); {} far-sum chunks; built in {:.3f} s\n\n",
+                 staged.graphs.size(), large.size(), staged.num_steps, largest_stages, staged.num_near,
+                 large_entries ? 100.0 * static_cast<double>(staged.num_near) / static_cast<double>(large_entries) : 0.0,
+                 staged.chunks.size(), seconds_since(t0));
+    }
 
     double copy_bandwidth = 0.0, peak_bandwidth = 0.0;
     std::string device = "none";
@@ -170,12 +218,9 @@ int main(int argc, char** argv) {
       cuda::twitter_backward_session session(g);
       fmt::print("GPU session: upload and shared-pull layout in {:.3f} s (layout build + upload alone {:.3f} s)\n\n",
                  seconds_since(t0), session.shared_pull_prepare_seconds());
-      std::size_t pos = 0;
-      while (pos <= variants.size()) {
-        std::size_t end = variants.find(',', pos);
-        if (end == std::string::npos) end = variants.size();
-        const gpu_variant v = parse_gpu_variant(variants.substr(pos, end - pos));
-        pos = end + 1;
+      fmt::print("GPU staged: {} Large graphs in the cooperative grid, {} steps\n\n", session.staged_graph_count(),
+                 session.staged_steps());
+      for (const gpu_variant v : gpu_variants) {
         // A failing variant is reported and skipped, so the other rows still come out.
         try {
           session.run(v);  // warm-up (and the COO build for the edge array)
@@ -185,36 +230,30 @@ int main(int argc, char** argv) {
           if (res.num_stalled_nodes != reference.num_stalled_nodes || res.cyclic_graphs != reference.cyclic_graphs) {
             throw error("GPU stalled nodes differ from the CPU's");
           }
-          const bool pull = v == gpu_variant::shared_pull || v == gpu_variant::automatic;
+          const bool pull = v == gpu_variant::shared_pull || v == gpu_variant::automatic || v == gpu_variant::staged;
+          const double bytes = v == gpu_variant::staged ? static_cast<double>(session.staged_bytes())
+                               : pull                   ? static_cast<double>(session.shared_pull_bytes())
+                                                        : must_move_bytes;
           rows.push_back({fmt::format("GPU {}", to_string(v)), seconds, max_relative_difference(reference.influence, res.influence),
-                          pull ? static_cast<double>(session.shared_pull_bytes()) : must_move_bytes,
-                          pull ? session.shared_pull_prepare_seconds() : 0.0});
+                          bytes, pull ? session.shared_pull_prepare_seconds() : 0.0});
         } catch (const std::exception& e) {
           fmt::print("GPU {} FAILED: {}\n\n", to_string(v), e.what());
         }
       }
-      // Per category with the automatic choice (thesis Table 7.4 splits its times the same way):
+      // Per category for the pull variants (thesis Table 7.4 splits its times the same way):
       // Small + Medium together and Large alone (the two halves of a full run, which overlap on
-      // separate streams), then each category; the sequential sweep of the same graphs gives the
-      // matching CPU time. For Large, the time over the largest graph's levels bounds the latency
-      // of one level from above (that graph is the critical path; the others overlap it).
-      fmt::print("per category (GPU auto = shared-pull, mean of {} runs; CPU sequential sweep of the same graphs):\n\n", reps);
-      fmt::print("| categories | graphs | edges | CPU sequential (ms) | GPU auto (ms) | speedup | share of GPU total |\n"
-                 "|---|---|---|---|---|---|---|\n");
-      double auto_total = 0.0;
-      session.run(gpu_variant::automatic);
-      for (int r = 0; r < reps; ++r) auto_total += session.run(gpu_variant::automatic) / reps;
+      // separate streams), then each category, and the largest graph alone in a session of its
+      // own (the critical path); the sequential sweep of the same graphs gives the CPU time.
       struct part_spec {
         const char* name;
         unsigned mask;
       };
       const part_spec parts[] = {{"small + medium", 0x7u}, {"large", 0x8u}, {"small", 0x2u}, {"medium", 0x4u}};
-      double large_gpu = 0.0;
-      for (const part_spec& ps : parts) {
+      auto subset = [&](auto keep) {
         spreading_graphs part;
         part.user_ids = g.user_ids;
         for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
-          if (((ps.mask >> static_cast<int>(categorize(g.graph_size(t)))) & 1u) == 0) continue;
+          if (!keep(t)) continue;
           const std::uint64_t lo = g.graph_offsets[t], hi = g.graph_offsets[t + 1];
           const std::uint64_t e_lo = g.row_offsets[lo];
           for (std::uint64_t i = lo; i < hi; ++i) {
@@ -227,21 +266,60 @@ int main(int argc, char** argv) {
           part.graph_offsets.push_back(part.graph_offsets.back() + (hi - lo));
           part.tweet_ids.push_back(g.tweet_ids[t]);
         }
-        double cpu = 0.0, gpu = 0.0;
-        for (int r = 0; r < reps; ++r) cpu += backward_sequential(part).backward_seconds / reps;
-        session.run(gpu_variant::automatic, ps.mask);
-        for (int r = 0; r < reps; ++r) gpu += session.run(gpu_variant::automatic, ps.mask) / reps;
-        if (ps.mask == 0x8u) large_gpu = gpu;
-        fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {:.1f}x | {:.0f}% |\n", ps.name, part.num_graphs(), part.num_edges(),
-                   cpu * 1e3, gpu * 1e3, cpu / gpu, 100.0 * gpu / auto_total);
+        return part;
+      };
+      double part_cpu[4] = {0, 0, 0, 0};
+      std::uint64_t part_graphs[4] = {0, 0, 0, 0}, part_edges[4] = {0, 0, 0, 0};
+      for (int i = 0; i < 4; ++i) {
+        const spreading_graphs part =
+            subset([&](std::uint64_t t) { return ((parts[i].mask >> static_cast<int>(categorize(g.graph_size(t)))) & 1u) != 0; });
+        for (int r = 0; r < reps; ++r) part_cpu[i] += backward_sequential(part).backward_seconds / reps;
+        part_graphs[i] = part.num_graphs();
+        part_edges[i] = part.num_edges();
       }
-      fmt::print("| all (one run, categories overlapping) | {} | {} | {:.3f} | {:.3f} | {:.1f}x | 100% |\n\n", g.num_graphs(),
-                 g.num_edges(), sequential_seconds * 1e3, auto_total * 1e3, sequential_seconds / auto_total);
+      const spreading_graphs alone = subset([&](std::uint64_t t) { return t == largest; });
+      double alone_cpu = 0.0;
+      for (int r = 0; r < reps; ++r) alone_cpu += backward_sequential(alone).backward_seconds / reps;
+      std::unique_ptr<cuda::twitter_backward_session> alone_session;
+      if (alone.num_graphs() > 0) alone_session = std::make_unique<cuda::twitter_backward_session>(alone);
       const std::uint64_t largest_levels = g.num_graphs() > 0 ? level_count(g, largest) : 0;
-      if (largest_levels > 0) {
-        fmt::print("large category: {:.3f} ms over the largest graph's {} levels = {:.2f} us per level (an upper "
-                   "bound on one level's latency in the pipelined kernel: that graph is the critical path)\n",
-                   large_gpu * 1e3, largest_levels, large_gpu * 1e6 / static_cast<double>(largest_levels));
+      for (const gpu_variant v : {gpu_variant::shared_pull, gpu_variant::staged}) {
+        if (std::find(gpu_variants.begin(), gpu_variants.end(), v) == gpu_variants.end()) continue;
+        try {
+          fmt::print("per category (GPU {}, mean of {} runs; CPU sequential sweep of the same graphs):\n\n", to_string(v), reps);
+          fmt::print("| categories | graphs | edges | CPU sequential (ms) | GPU {} (ms) | speedup | share of GPU total |\n"
+                     "|---|---|---|---|---|---|---|\n",
+                     to_string(v));
+          double total = 0.0;
+          session.run(v);
+          for (int r = 0; r < reps; ++r) total += session.run(v) / reps;
+          double large_gpu = 0.0;
+          for (int i = 0; i < 4; ++i) {
+            double gpu = 0.0;
+            session.run(v, parts[i].mask);
+            for (int r = 0; r < reps; ++r) gpu += session.run(v, parts[i].mask) / reps;
+            if (parts[i].mask == 0x8u) large_gpu = gpu;
+            fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {:.1f}x | {:.0f}% |\n", parts[i].name, part_graphs[i], part_edges[i],
+                       part_cpu[i] * 1e3, gpu * 1e3, part_cpu[i] / gpu, 100.0 * gpu / total);
+          }
+          double alone_gpu = 0.0;
+          if (alone_session) {
+            alone_session->run(v);
+            for (int r = 0; r < reps; ++r) alone_gpu += alone_session->run(v) / reps;
+            fmt::print("| largest graph alone | 1 | {} | {:.3f} | {:.3f} | {:.1f}x | {:.0f}% |\n", alone.num_edges(),
+                       alone_cpu * 1e3, alone_gpu * 1e3, alone_cpu / alone_gpu, 100.0 * alone_gpu / total);
+          }
+          fmt::print("| all (one run, categories overlapping) | {} | {} | {:.3f} | {:.3f} | {:.1f}x | 100% |\n\n",
+                     g.num_graphs(), g.num_edges(), sequential_seconds * 1e3, total * 1e3, sequential_seconds / total);
+          if (largest_levels > 0) {
+            fmt::print("{}: large category {:.3f} ms, largest graph alone {:.3f} ms over its {} levels = {:.2f} us per "
+                       "level (that graph is the critical path)\n\n",
+                       to_string(v), large_gpu * 1e3, alone_gpu * 1e3, largest_levels,
+                       alone_gpu * 1e6 / static_cast<double>(largest_levels));
+          }
+        } catch (const std::exception& e) {
+          fmt::print("GPU {} per category FAILED: {}\n\n", to_string(v), e.what());
+        }
       }
       fmt::print("\n");
     }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Twitter influence on the GPU machine (one H100 or H200): GPU and CPU tests of the twitter layer,
-# all Twitter15 cascades end to end, and the backward phase on a full-size RSG set generated there
-# (shared-pull, the thesis pipeline, topological and queue; every variant at scale 0.2), with the
-# GPU time split by category (Small + Medium, Large) and the latency per level of the largest graph.
-# Run from the repository root with $OUT set; writes logs and markdown under $OUT/twitter/.
+# Twitter influence on the GPU machine (one H100 or H200), about 4 minutes: GPU and CPU tests of
+# the twitter layer, then the backward phase on a full-size RSG set generated there, shared-pull
+# (one block per graph) against staged (the cooperative grid for the Large graphs), each split by
+# category and with the largest graph alone (the critical path), and one Nsight Compute profile of
+# each variant's Large-graph kernel (stall reasons per warp state). Run from the repository root
+# with $OUT set; writes logs, markdown and profiles under $OUT/twitter/, a summary on stdout.
 set -u
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH
@@ -15,7 +16,7 @@ if [ ! -f build-device/CMakeCache.txt ]; then
     || { tail -30 "$out/cmake.log"; exit 1; }
 fi
 cmake --build build-device -j "$(nproc)" --target wildfire_twitter_tests wildfire_twitter_gpu_tests \
-  twitter_backward_bench twitter_trees_bench wildfire > "$out/build.log" 2>&1 \
+  twitter_backward_bench > "$out/build.log" 2>&1 \
   || { grep -E "error" "$out/build.log" | head -40; exit 1; }
 echo "build: $(( $(date +%s) - start )) s"
 tests=build-device/tests
@@ -24,20 +25,46 @@ echo "GPU tests: exit $? ($(grep -cE '^\[       OK \]' "$out/gpu_tests.log") ok,
 grep -E '^\[  FAILED  \]|Failure|error' "$out/gpu_tests.log" | head -20
 timeout 120 "$tests/wildfire_twitter_tests" > "$out/cpu_tests.log" 2>&1
 echo "CPU tests: exit $?"
-data=.carry/data/twitter15.tar.gz
-[ -f "$data" ] || data=../shared/data/twitter15.tar.gz
-timeout 60 build-device/bench/twitter_trees_bench "$data" 5 > "$out/twitter15.md" 2>&1
-echo "twitter15: exit $?"; tail -8 "$out/twitter15.md"
-# Every variant (the edge array included) on a 0.2-scale set; the edge array's O(levels * edges)
-# work rules it out on the full-size set's Large graphs.
-timeout 90 build-device/bench/twitter_backward_bench --scale 0.2 --reps 3 \
-  --variants shared-pull,thesis,topological,queue,vertex-array,edge-array > "$out/rsg_scale0.2.md" 2>&1
-echo "rsg 0.2: exit $?"; tail -11 "$out/rsg_scale0.2.md"
-# Full size (the thesis's ~15,435 graphs, 467M edges): the vertex array (7.4 s a run on an H200)
-# is left out to keep the script short; its 0.2-scale row above shows the trend.
-timeout 150 build-device/bench/twitter_backward_bench --scale 1 --reps 5 --variants shared-pull,thesis,topological,queue \
-  > "$out/rsg_full.md" 2>&1
-echo "rsg full: exit $?"; grep -E "layout|session|FAILED|device:" "$out/rsg_full.md"
-# Where the GPU time goes: Small + Medium and Large run alone, and the latency of one level.
-grep -A 8 "^per category" "$out/rsg_full.md"; grep -E "^large category" "$out/rsg_full.md"; tail -9 "$out/rsg_full.md"
+bench=build-device/bench/twitter_backward_bench
+# Full size (the thesis's ~15,435 graphs, 467M edges). The thesis, topological and queue variants
+# (55, 44 and 55 ms on the b140e6c run) are left out to keep the script short.
+timeout 150 "$bench" --scale 1 --reps 5 --variants shared-pull,staged > "$out/rsg_full.md" 2>&1
+echo "rsg full: exit $? ($(( $(date +%s) - start )) s so far)"
+grep -E "^RSG|^largest|^staged layout|^GPU staged:|FAILED|^device:" "$out/rsg_full.md"
+grep -A 10 "^per category" "$out/rsg_full.md"
+grep -E "us per$|us per level" "$out/rsg_full.md"
+tail -7 "$out/rsg_full.md"
+# One launch of each Large-graph kernel under Nsight Compute at the application's clocks: where a
+# level's time goes (warp states, memory, occupancy). --profile runs the GPU part only.
+ncu_bin=$(command -v ncu || true)
+if [ -n "$ncu_bin" ]; then
+  for spec in "staged:backward_staged" "shared-pull:backward_pipelined_pull"; do
+    variant=${spec%%:*}
+    kernel=${spec#*:}
+    timeout 150 "$ncu_bin" --clock-control none -k "regex:$kernel" -c 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+      --section Occupancy --section LaunchStats --section SourceCounters \
+      -o "$out/ncu_$variant" -f "$bench" --scale 1 --profile 1 --variants "$variant" > "$out/ncu_$variant.log" 2>&1
+    echo "ncu $variant: exit $?"
+    if [ -f "$out/ncu_$variant.ncu-rep" ]; then
+      "$ncu_bin" -i "$out/ncu_$variant.ncu-rep" --page details > "$out/ncu_$variant.txt" 2>&1
+      grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Warp Cycles Per Issued|Achieved Occupancy|Stall|Issue Slot" \
+        "$out/ncu_$variant.txt" | head -14
+    else
+      tail -5 "$out/ncu_$variant.log"
+    fi
+  done
+else
+  echo "ncu: not found"
+fi
+# The last lines are what run_all.sh shows: the summary again, compactly.
+echo "=== twitter summary"
+grep -E "^\[  PASSED|^\[  FAILED  \] [0-9]+ test" "$out/gpu_tests.log" | sed 's/^/GPU tests: /'
+grep -E "^\| (large|all \(one run)" "$out/rsg_full.md" | cut -d'|' -f1-7 | sed 's/^| //'
+grep -E "us per level" "$out/rsg_full.md" | sed 's/ (that graph is the critical path)//'
+grep -E "^\| GPU" "$out/rsg_full.md" | cut -d'|' -f1-4,9
+for v in staged shared-pull; do
+  [ -f "$out/ncu_$v.txt" ] && echo "ncu $v: $(grep -E "^ +Duration" "$out/ncu_$v.txt" | head -1 | tr -s ' ')," \
+    "$(grep -E "Warp Cycles Per Issued Instruction" "$out/ncu_$v.txt" | head -1 | tr -s ' ')"
+done
 echo "total: $(( $(date +%s) - start )) s"

@@ -11,7 +11,9 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/twitter_backward_kernels.cuh"
 #include "cuda/twitter_pull_kernels.cuh"
+#include "cuda/twitter_staged_kernels.cuh"
 #include "twitter/pull_layout.hpp"
+#include "twitter/staged_layout.hpp"
 #include "wildfire/error.hpp"
 
 namespace wildfire::cuda {
@@ -59,6 +61,13 @@ constexpr int pull_large_block = 256;
 constexpr int pull_huge_block = 512;
 constexpr int pull_prefetch_units = 8;
 constexpr int pull_classes = 5;  // empty, small, medium, large (two per SM), large (one per SM)
+// staged: 8 warps per block, registers bounded for three blocks per SM (70 KB of shared memory
+// each), launched two per SM: 2 x 132 blocks give every Large graph of the RSG set (170) its own
+// critical block and leave registers and shared memory for the Small and Medium kernels on the
+// other streams (with three per SM those would wait for the whole cooperative kernel).
+constexpr int staged_block = 256;
+constexpr int staged_register_blocks = 3;
+constexpr int staged_blocks_per_sm = 2;
 
 }  // namespace
 
@@ -92,6 +101,20 @@ struct twitter_backward_session::impl {
   std::uint64_t pull_bytes = 0;
   std::uint32_t pull_max_levels = 0;
   double pull_prepare_seconds = 0.0;
+  // staged: its layout on top of the pull layout, the Large graphs it leaves to the pipelined
+  // kernel (per pull class 3 and 4), the cooperative grid and the scratch of far sums.
+  device_array<twitter::detail::staged_graph> staged_graphs;
+  device_array<twitter::detail::staged_stage> staged_stages;
+  device_array<std::uint32_t> staged_near_start, staged_counters;
+  device_array<std::uint16_t> staged_near;
+  device_array<std::uint64_t> staged_chunk_offsets;
+  device_array<twitter::detail::staged_chunk> staged_chunks;
+  device_array<double> staged_far;
+  device_array<std::uint32_t> staged_rest[pull_classes];
+  std::uint32_t staged_rest_max_n[pull_classes] = {0, 0, 0, 0, 0};
+  std::uint32_t staged_steps = 0;
+  unsigned staged_grid = 0;
+  std::uint64_t staged_bytes = 0;
 
   impl() = default;
   impl(const impl&) = delete;
@@ -201,7 +224,67 @@ struct twitter_backward_session::impl {
       pull_lists[k].upload(host[k]);
     }
     for (int c = 0; c < 4; ++c) pull_fallback[c].upload(fallback[c]);
+    prepare_staged(g, layout, host[3], host[4]);
     pull_prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  /// The staged layout of the Large graphs of the pull layout (as many as the cooperative grid
+  /// has blocks, most levels first), uploaded; the Large graphs it leaves out keep the pipelined
+  /// kernel. Part of the preparation, timed with it.
+  void prepare_staged(const twitter::spreading_graphs& g, const twitter::detail::pull_layout& layout,
+                      const std::vector<std::uint32_t>& large_two, const std::vector<std::uint32_t>& large_one) {
+    int device = 0, sms = 0, cooperative = 0, per_sm = 0;
+    WF_CUDA_CHECK(cudaGetDevice(&device));
+    WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    WF_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    auto kernel = k::backward_staged<staged_block, staged_register_blocks>;
+    if (static_cast<std::uint64_t>(max_shared_optin) >= k::staged_shared_bytes) {
+      WF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(k::staged_shared_bytes)));
+      WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, staged_block, k::staged_shared_bytes));
+    }
+    staged_grid = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
+    std::vector<std::uint32_t> candidates(large_one);
+    candidates.insert(candidates.end(), large_two.begin(), large_two.end());
+    const twitter::detail::staged_layout staged = twitter::detail::build_staged_layout(g, layout, candidates, staged_grid);
+    std::vector<std::uint8_t> in_staged(num_graphs, 0);
+    for (const auto& record : staged.graphs) in_staged[record.graph] = 1;
+    for (int c = 3; c < pull_classes; ++c) {
+      std::vector<std::uint32_t> rest;
+      for (std::uint32_t t : c == 3 ? large_two : large_one) {
+        if (in_staged[t]) continue;
+        rest.push_back(t);
+        staged_rest_max_n[c] = std::max(staged_rest_max_n[c], static_cast<std::uint32_t>(g.graph_size(t)));
+      }
+      staged_rest[c].upload(rest);
+    }
+    staged_graphs.upload(staged.graphs);
+    staged_stages.upload(staged.stages);
+    staged_near_start.upload(staged.near_start);
+    staged_near.upload(staged.near);
+    staged_chunk_offsets.upload(staged.chunk_offsets);
+    staged_chunks.upload(staged.chunks);
+    staged_counters.allocate(staged.num_steps);
+    staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
+    staged_steps = staged.num_steps;
+    // Bytes moved beyond the pull layout's: near entries (2 B), their starts (4 B per position),
+    // stage records and chunks, the far sums written and read (8 + 8 B per position).
+    std::uint64_t positions = 0;
+    for (const auto& record : staged.graphs) positions += g.graph_size(record.graph);
+    staged_bytes = 2 * staged.num_near + 4 * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
+                   sizeof(twitter::detail::staged_chunk) * staged.chunks.size() + 16 * positions;
+  }
+
+  /// The cooperative staged kernel over every staged graph (nothing when there are none).
+  void launch_staged(cudaStream_t s) {
+    if (staged_graphs.size == 0) return;
+    k::staged_view view{pull_kernel_view(),       staged_graphs.ptr,         static_cast<std::uint32_t>(staged_graphs.size),
+                        staged_stages.ptr,        staged_near_start.ptr,     staged_near.ptr,
+                        staged_chunk_offsets.ptr, staged_chunks.ptr,         staged_steps,
+                        staged_far.ptr,           staged_counters.ptr};
+    void* args[] = {&view};
+    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks>),
+                                              dim3(staged_grid), dim3(staged_block), args, k::staged_shared_bytes, s));
   }
 
   using pull_kernel = void (*)(k::pull_view, const std::uint32_t*, std::uint32_t, std::uint32_t);
@@ -342,22 +425,32 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   WF_CUDA_CHECK(cudaMemsetAsync(d.error.ptr, 0, sizeof(std::uint32_t), main));
   WF_CUDA_CHECK(cudaMemsetAsync(d.stalled.ptr, 0, std::max<std::uint64_t>(d.num_graphs, 1) * sizeof(std::uint32_t), main));
   WF_CUDA_CHECK(cudaEventRecord(d.start, main));
-  const bool pull = variant == gpu_variant::shared_pull;
+  const bool staged = variant == gpu_variant::staged;
+  const bool pull = variant == gpu_variant::shared_pull || staged;
   bool any_fallback = false;
   for (int c = 0; c < 4; ++c) any_fallback = any_fallback || part(d.pull_fallback[c], c).size > 0;
-  // Alg. 2 lines 2-4: I(v) = n_v for every node, Empty graphs included. The pull kernel writes
-  // every node of its graphs itself, so the copy is needed there only for the queue fallback.
+  // Alg. 2 lines 2-4: I(v) = n_v for every node, Empty graphs included. The pull kernels write
+  // every node of their graphs themselves, so the copy is needed there only for the queue fallback.
   if (d.num_nodes > 0 && (!pull || any_fallback)) {
     WF_CUDA_CHECK(cudaMemcpyAsync(d.influence.ptr, d.base.ptr, d.num_nodes * sizeof(double), cudaMemcpyDeviceToDevice, main));
+  }
+  // The staged chunk counters start at zero (before the other streams start, so nothing stands
+  // between the cooperative launch and the SMs it needs).
+  if (staged && chosen(3) && d.staged_steps > 0) {
+    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_counters.ptr, 0, d.staged_steps * sizeof(std::uint32_t), main));
   }
   WF_CUDA_CHECK(cudaEventRecord(d.joined[0], main));
   WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[1], d.joined[0], 0));
   WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[2], d.joined[0], 0));
   if (pull) {
-    // The one-per-SM class first on its own stream: its longest sweep is the critical path.
-    d.launch_pipelined<pull_huge_block, 1>(part(d.pull_lists[4], 3), d.pull_max_n[4], d.streams[0]);
+    // The Large graphs with the longest sweeps first, on their own stream: they are the critical
+    // path. staged: the cooperative grid takes the staged graphs, the pipelined kernel the rest.
+    auto large = [&](int k) -> const device_array<std::uint32_t>& { return staged ? d.staged_rest[k] : d.pull_lists[k]; };
+    auto large_n = [&](int k) { return staged ? d.staged_rest_max_n[k] : d.pull_max_n[k]; };
+    if (staged && chosen(3)) d.launch_staged(d.streams[0]);
+    d.launch_pipelined<pull_huge_block, 1>(part(large(4), 3), large_n(4), d.streams[0]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[3], 3), d.pull_fallback_max_n[3], d.streams[0], true);
-    d.launch_pipelined<pull_large_block, 2>(part(d.pull_lists[3], 3), d.pull_max_n[3], d.streams[1]);
+    d.launch_pipelined<pull_large_block, 2>(part(large(3), 3), large_n(3), d.streams[1]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[2], 2), d.pull_fallback_max_n[2], d.streams[1], false);
     d.launch_pull<pull_medium_block>(part(d.pull_lists[2], 2), d.pull_max_n[2], d.streams[2]);
     d.launch_pull<pull_small_block>(part(d.pull_lists[1], 1), d.pull_max_n[1], d.streams[2]);
@@ -395,6 +488,7 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   if (error & 2u) throw input_error("spreading graphs", 0, "an edge target lies outside its graph");
   if (error & 1u) throw cuda_error("twitter backward: queue overflow (a node was enqueued twice); this is a bug");
   if (error & k::pull_error_bit) throw cuda_error("twitter backward: a pull in-list names a position not yet final; this is a bug");
+  if (error & k::staged_error_bit) throw cuda_error("twitter backward: a staged near entry lies outside its window; this is a bug");
   return ms / 1000.0;
 }
 
@@ -426,6 +520,9 @@ std::uint64_t twitter_backward_session::resident_bytes() const noexcept {
 std::uint64_t twitter_backward_session::shared_pull_bytes() const noexcept { return impl_->pull_bytes; }
 double twitter_backward_session::shared_pull_prepare_seconds() const noexcept { return impl_->pull_prepare_seconds; }
 std::uint32_t twitter_backward_session::shared_pull_max_levels() const noexcept { return impl_->pull_max_levels; }
+std::uint64_t twitter_backward_session::staged_bytes() const noexcept { return impl_->pull_bytes + impl_->staged_bytes; }
+std::uint64_t twitter_backward_session::staged_graph_count() const noexcept { return impl_->staged_graphs.size; }
+std::uint32_t twitter_backward_session::staged_steps() const noexcept { return impl_->staged_steps; }
 
 twitter::influence_result twitter_backward(const twitter::spreading_graphs& graphs, gpu_variant variant) {
   twitter_backward_session session(graphs);

@@ -212,8 +212,43 @@ __global__ void __launch_bounds__(BlockSize)
   }
 }
 
+/// Vertex and edge array, shared steps: every node with in-degree 0 and out-edges is ready at
+/// level 0, the others not_ready.
+__device__ __forceinline__ void initial_states(const backward_view& v, graph_range g, const std::uint32_t* indeg,
+                                               std::uint32_t* state) {
+  for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) {
+    state[i] = (__ldcg(indeg + i) == 0 && v.rows[g.lo + i + 1] > v.rows[g.lo + i]) ? 0u : not_ready;
+  }
+}
+
+/// Passes `share` along the edge to w found at `level`: the thread whose decrement frees w (and
+/// w has out-edges) marks it ready for level + 1.
+__device__ __forceinline__ void release_edge(const backward_view& v, graph_range g, std::uint32_t w, double share,
+                                             std::uint32_t level, std::uint32_t* indeg, std::uint32_t* state) {
+  if (w >= g.n) {
+    atomicOr(v.error, 2u);
+    return;
+  }
+  atomicAdd(v.influence + g.lo + w, share);
+  if (atomicSub(indeg + w, 1u) == 1u && v.rows[g.lo + w + 1] > v.rows[g.lo + w]) state[w] = level + 1;
+}
+
+/// The level loop of the vertex and edge arrays: `scan(level)` releases the edges of the nodes
+/// ready at `level` and returns whether it found any; the loop ends at the first empty level.
+template <class Scan>
+__device__ __forceinline__ void array_levels(const backward_view& v, std::uint32_t t, graph_range g, std::uint32_t* indeg,
+                                             std::uint32_t* state, std::uint32_t* s_counter, Scan scan) {
+  count_indegrees(v, g, indeg);
+  initial_states(v, g, indeg, state);
+  for (std::uint32_t level = 0;; ++level) {
+    __syncthreads();  // the states of this level are final
+    if (__syncthreads_or(scan(level) ? 1 : 0) == 0) break;
+  }
+  count_stalled<false>(v, t, g, indeg, s_counter);
+}
+
 /// Vertex array (Harish and Narayanan; thesis "VA"): every level checks every node of the graph
-/// for state == level. The thread whose decrement frees a node marks it ready for level + 1.
+/// for state == level.
 __global__ void backward_vertex_array(backward_view v, const std::uint32_t* graphs, std::uint32_t num_graphs) {
   __shared__ std::uint32_t s_counter;
   for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
@@ -221,31 +256,17 @@ __global__ void backward_vertex_array(backward_view v, const std::uint32_t* grap
     const graph_range g = graph_of(v, t);
     std::uint32_t* indeg = v.indegree + g.lo;
     std::uint32_t* state = v.state + g.lo;
-    count_indegrees(v, g, indeg);
-    for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) {
-      state[i] = (__ldcg(indeg + i) == 0 && v.rows[g.lo + i + 1] > v.rows[g.lo + i]) ? 0u : not_ready;
-    }
-    for (std::uint32_t level = 0;; ++level) {
-      int active = 0;
-      __syncthreads();  // the states of this level are final
+    array_levels(v, t, g, indeg, state, &s_counter, [&](std::uint32_t level) {
+      bool active = false;
       for (std::uint32_t u = threadIdx.x; u < g.n; u += blockDim.x) {
         if (__ldcg(state + u) != level) continue;
-        active = 1;
+        active = true;
         const std::uint64_t b = v.rows[g.lo + u], e = v.rows[g.lo + u + 1];
         const double share = __ldcg(v.influence + g.lo + u) / static_cast<double>(e - b);
-        for (std::uint64_t j = b; j < e; ++j) {
-          const std::uint32_t w = v.targets[j];
-          if (w >= g.n) {
-            atomicOr(v.error, 2u);
-            continue;
-          }
-          atomicAdd(v.influence + g.lo + w, share);
-          if (atomicSub(indeg + w, 1u) == 1u && v.rows[g.lo + w + 1] > v.rows[g.lo + w]) state[w] = level + 1;
-        }
+        for (std::uint64_t j = b; j < e; ++j) release_edge(v, g, v.targets[j], share, level, indeg, state);
       }
-      if (__syncthreads_or(active) == 0) break;
-    }
-    count_stalled<false>(v, t, g, indeg, &s_counter);
+      return active;
+    });
   }
 }
 
@@ -258,30 +279,18 @@ __global__ void backward_edge_array(backward_view v, const std::uint32_t* graphs
     const graph_range g = graph_of(v, t);
     std::uint32_t* indeg = v.indegree + g.lo;
     std::uint32_t* state = v.state + g.lo;
-    count_indegrees(v, g, indeg);
-    for (std::uint32_t i = threadIdx.x; i < g.n; i += blockDim.x) {
-      state[i] = (__ldcg(indeg + i) == 0 && v.rows[g.lo + i + 1] > v.rows[g.lo + i]) ? 0u : not_ready;
-    }
     const std::uint64_t e_lo = v.rows[g.lo], e_hi = v.rows[g.lo + g.n];
-    for (std::uint32_t level = 0;; ++level) {
-      int active = 0;
-      __syncthreads();
+    array_levels(v, t, g, indeg, state, &s_counter, [&](std::uint32_t level) {
+      bool active = false;
       for (std::uint64_t e = e_lo + threadIdx.x; e < e_hi; e += blockDim.x) {
         const std::uint32_t u = v.sources[e];
         if (u >= g.n || __ldcg(state + u) != level) continue;
-        active = 1;
-        const std::uint32_t w = v.targets[e];
-        if (w >= g.n) {
-          atomicOr(v.error, 2u);
-          continue;
-        }
+        active = true;
         const double share = __ldcg(v.influence + g.lo + u) / static_cast<double>(v.rows[g.lo + u + 1] - v.rows[g.lo + u]);
-        atomicAdd(v.influence + g.lo + w, share);
-        if (atomicSub(indeg + w, 1u) == 1u && v.rows[g.lo + w + 1] > v.rows[g.lo + w]) state[w] = level + 1;
+        release_edge(v, g, v.targets[e], share, level, indeg, state);
       }
-      if (__syncthreads_or(active) == 0) break;
-    }
-    count_stalled<false>(v, t, g, indeg, &s_counter);
+      return active;
+    });
   }
 }
 

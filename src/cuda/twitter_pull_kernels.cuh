@@ -49,120 +49,92 @@ __device__ __forceinline__ std::uint32_t group_size(std::uint32_t units, std::ui
   return g;
 }
 
-/// Adds the shares of the 8 entries packed in `word4` whose positions are final (< level_first);
-/// padding is skipped, anything else is a layout error.
+/// Adds the shares of the 8 entries packed in `word4` whose positions are final (< level_first)
+/// as a tree (three dependent adds, not eight); padding is skipped, anything else is a layout
+/// error. Shares below `cap` are in shared memory, the others in the global scratch.
 __device__ __forceinline__ double sum_unit(uint4 word4, std::uint32_t level_first, std::uint32_t cap, const double* s_share,
                                           const double* spill, std::uint32_t* error) {
   const std::uint32_t words[4] = {word4.x, word4.y, word4.z, word4.w};
-  double sum = 0.0;
+  double value[8];
 #pragma unroll
   for (int h = 0; h < 8; ++h) {
     const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
+    value[h] = 0.0;
     if (u < level_first) {
-      sum += u < cap ? s_share[u] : __ldcg(spill + (u - cap));
+      value[h] = u < cap ? s_share[u] : __ldcg(spill + (u - cap));
     } else if (u != twitter::detail::pull_pad) {
       atomicOr(error, pull_error_bit);
     }
   }
-  return sum;
+  return ((value[0] + value[1]) + (value[2] + value[3])) + ((value[4] + value[5]) + (value[6] + value[7]));
 }
 
-/// One block per listed graph (grid-stride); Block threads; dynamic shared memory of cap doubles.
+/// One graph as the pull kernels address it.
+struct pull_graph_ref {
+  std::uint64_t lo;  // first node of the graph (input order)
+  std::uint32_t n;
+  const twitter::detail::pull_node* nodes;  // n + 1 records
+  const uint4* units;                       // the graph's padded in-lists, 16 B units
+  double* spill;                            // shares of positions >= cap
+};
+
+__device__ __forceinline__ pull_graph_ref pull_graph_at(const pull_view& v, std::uint32_t t) {
+  const std::uint64_t lo = v.graph_offsets[t];
+  return {lo, static_cast<std::uint32_t>(v.graph_offsets[t + 1] - lo), v.nodes + lo + t,
+          reinterpret_cast<const uint4*>(v.sources + v.graphs[t].entry_base), v.spill + lo};
+}
+
+/// Finishes position p (node record `node`): influence = base + sum, written in input order, and
+/// the share I / deg+ published for later levels (shared memory below cap, else the scratch).
+__device__ __forceinline__ void finish_position(const pull_view& v, const pull_graph_ref& gr, std::uint32_t p,
+                                                twitter::detail::pull_node node, double base, double sum, std::uint32_t cap,
+                                                double* s_share) {
+  if (node.local_id >= gr.n) {
+    atomicOr(v.error, pull_error_bit);
+    return;
+  }
+  const double influence = base + sum;
+  v.influence[gr.lo + node.local_id] = influence;
+  const double share = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
+  if (p < cap) s_share[p] = share;
+  else __stcg(gr.spill + (p - cap), share);
+}
+
+/// Rounds of a level's positions [from, last) with g threads per node (Block / g nodes a round),
+/// every load direct: node records, then the in-list two units in flight per thread. `first` is
+/// the level's first position (entries must lie below it). Every thread runs the same rounds,
+/// so whole warps reach the shuffles together.
 template <int Block>
-__global__ void __launch_bounds__(Block)
-    backward_shared_pull(pull_view v, const std::uint32_t* graphs, std::uint32_t num_graphs, std::uint32_t cap) {
-  extern __shared__ double s_share[];
-  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
-    const std::uint32_t t = graphs[k];
-    const std::uint64_t lo = v.graph_offsets[t];
-    const auto n = static_cast<std::uint32_t>(v.graph_offsets[t + 1] - lo);
-    const twitter::detail::pull_graph record = v.graphs[t];
-    const twitter::detail::pull_node* nodes = v.nodes + lo + t;
-    const twitter::detail::pull_level* levels = v.levels + record.level_base;
-    const std::uint16_t* sources = v.sources + record.entry_base;
-    const auto* units = reinterpret_cast<const uint4*>(sources);
-    double* spill = v.spill + lo;
-    const std::uint32_t num_levels = record.num_levels;
-    if (threadIdx.x == 0) v.stalled[t] = record.num_stalled;
-    // Level records in flight: `current` is level L, ahead[i] level L + 1 + i (the sentinel past
-    // the last level). The records of L + 3 are loaded one level before they are needed, and the
-    // lines of level L + 2 are prefetched into L2, so no level waits on DRAM for its layout.
-    auto level_at = [&](std::uint32_t l) { return levels[min(l, num_levels)]; };  // the sentinel at most
-    twitter::detail::pull_level current = level_at(0);
-    twitter::detail::pull_level ahead[pull_prefetch_levels + 1];
-#pragma unroll
-    for (std::uint32_t i = 0; i <= pull_prefetch_levels; ++i) ahead[i] = level_at(1 + i);
-    for (std::uint32_t level = 0; level < num_levels; ++level) {
-      const twitter::detail::pull_level next = ahead[0];
-      if (level + pull_prefetch_levels < num_levels) {
-        const twitter::detail::pull_level a = ahead[pull_prefetch_levels - 1], b = ahead[pull_prefetch_levels];
-        prefetch_l2(reinterpret_cast<const char*>(sources + a.first_entry), reinterpret_cast<const char*>(sources + b.first_entry));
-        prefetch_l2(reinterpret_cast<const char*>(nodes + a.first_position),
-                    reinterpret_cast<const char*>(nodes + b.first_position + 1));
+__device__ __forceinline__ void pull_rounds(const pull_view& v, const pull_graph_ref& gr, std::uint32_t first,
+                                            std::uint32_t from, std::uint32_t last, std::uint32_t g, std::uint32_t cap,
+                                            double* s_share) {
+  const std::uint32_t groups = static_cast<std::uint32_t>(Block) / g;
+  const std::uint32_t member = threadIdx.x % g;
+  for (std::uint32_t round = from; round < last; round += groups) {
+    const std::uint32_t p = round + threadIdx.x / g;
+    const bool active = p < last;
+    double sum = 0.0;
+    twitter::detail::pull_node node{0, 0, 0};
+    if (active) {
+      node = gr.nodes[p];
+      const std::uint32_t end = gr.nodes[p + 1].in_begin / twitter::detail::pull_align;
+      std::uint32_t j = node.in_begin / twitter::detail::pull_align + member;
+      double other = 0.0;
+      for (; j + g < end; j += 2 * g) {
+        const uint4 x = __ldg(gr.units + j), y = __ldg(gr.units + j + g);
+        sum += sum_unit(x, first, cap, s_share, gr.spill, v.error);
+        other += sum_unit(y, first, cap, s_share, gr.spill, v.error);
       }
-      const twitter::detail::pull_level fetched = level_at(level + 2 + pull_prefetch_levels);
-      const std::uint32_t first = current.first_position;
-      const std::uint32_t last = min(next.first_position, n);
-      const std::uint32_t count = last > first ? last - first : 0;
-      const std::uint32_t g = min(group_size((next.first_entry - current.first_entry) / twitter::detail::pull_align, count),
-                                  static_cast<std::uint32_t>(Block));
-      const std::uint32_t groups = Block / g;
-      const std::uint32_t member = threadIdx.x % g;
-      // Every thread runs the same number of rounds, so whole warps reach the shuffles together.
-      for (std::uint32_t round = first; round < last; round += groups) {
-        const std::uint32_t p = round + threadIdx.x / g;
-        const bool active = p < last;
-        double sum = 0.0;
-        twitter::detail::pull_node node{0, 0, 0};
-        if (active) {
-          node = nodes[p];
-          const std::uint32_t end = nodes[p + 1].in_begin / twitter::detail::pull_align;
-          std::uint32_t j = node.in_begin / twitter::detail::pull_align + member;
-          // Two 16-byte loads in flight per thread before their shares are summed.
-          for (; j + g < end; j += 2 * g) {
-            const uint4 x = __ldg(units + j), y = __ldg(units + j + g);
-            sum += sum_unit(x, first, cap, s_share, spill, v.error) + sum_unit(y, first, cap, s_share, spill, v.error);
-          }
-          if (j < end) sum += sum_unit(__ldg(units + j), first, cap, s_share, spill, v.error);
-        }
-        for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-        if (active && member == 0) {
-          if (node.local_id < n) {
-            const double influence = v.base[lo + node.local_id] + sum;
-            v.influence[lo + node.local_id] = influence;
-            const double share = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
-            if (p < cap) s_share[p] = share;
-            else __stcg(spill + (p - cap), share);
-          } else {
-            atomicOr(v.error, pull_error_bit);
-          }
-        }
-      }
-      __syncthreads();  // this level's shares are visible to the next level (shared and global)
-      current = next;
-#pragma unroll
-      for (std::uint32_t i = 0; i < pull_prefetch_levels; ++i) ahead[i] = ahead[i + 1];
-      ahead[pull_prefetch_levels] = fetched;
+      if (j < end) sum += sum_unit(__ldg(gr.units + j), first, cap, s_share, gr.spill, v.error);
+      sum += other;
     }
-    __syncthreads();  // a graph without levels still must not race the next graph's shares
+    for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    if (active && member == 0) {
+      const double base = node.local_id < gr.n ? v.base[gr.lo + node.local_id] : 0.0;
+      finish_position(v, gr, p, node, base, sum, cap, s_share);
+    }
   }
 }
-
-
-// ---------------------------------------------------------------------------------------------
-// Pipelined sweep for Large graphs (docs/twitter.md "shared-pull", Large graphs). A Large graph is
-// a long chain of dependent levels on one SM (the largest RSG graph: 3,278 levels), so what
-// counts is the latency of one level. Only the shares depend on the previous level; every other
-// input of a level (level records, node records, in-list words, base values) is read-only and
-// known in advance. This kernel therefore issues, while level L is being reduced:
-//   - the in-list words (up to K 16-byte units per thread) and base values of level L + 1,
-//   - the node records of level L + 2 (they give the addresses of its in-lists),
-//   - an L2 prefetch of the in-lists of level L + 3, the node records of level L + 4 and the
-//     level records 16 levels ahead,
-// into registers (double-buffered), so the level's critical path is shared-memory reads of the
-// shares, the adds, a warp reduction, one division and the block barrier. Loads do not block at
-// the barrier; a thread waits on them only where it first uses them, one level later.
-// ---------------------------------------------------------------------------------------------
 
 /// A level's work split in a block of Block threads: positions [first, last), g threads per node
 /// (a power of two, at most a warp, and small enough that the whole level fits one round when it
@@ -185,6 +157,67 @@ __device__ __forceinline__ pull_plan plan_level(twitter::detail::pull_level cur,
   while (g > 1 && count * g > static_cast<std::uint32_t>(Block)) g /= 2;
   return {first, last, g};
 }
+
+/// One block per listed graph (grid-stride); Block threads; dynamic shared memory of cap doubles.
+template <int Block>
+__global__ void __launch_bounds__(Block)
+    backward_shared_pull(pull_view v, const std::uint32_t* graphs, std::uint32_t num_graphs, std::uint32_t cap) {
+  extern __shared__ double s_share[];
+  for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
+    const std::uint32_t t = graphs[k];
+    const pull_graph_ref gr = pull_graph_at(v, t);
+    const twitter::detail::pull_graph record = v.graphs[t];
+    const twitter::detail::pull_level* levels = v.levels + record.level_base;
+    const std::uint16_t* sources = v.sources + record.entry_base;
+    const std::uint32_t num_levels = record.num_levels;
+    if (threadIdx.x == 0) v.stalled[t] = record.num_stalled;
+    // Level records in flight: `current` is level L, ahead[i] level L + 1 + i (the sentinel past
+    // the last level). The records of L + 3 are loaded one level before they are needed, and the
+    // lines of level L + 2 are prefetched into L2, so no level waits on DRAM for its layout.
+    auto level_at = [&](std::uint32_t l) { return levels[min(l, num_levels)]; };  // the sentinel at most
+    twitter::detail::pull_level current = level_at(0);
+    twitter::detail::pull_level ahead[pull_prefetch_levels + 1];
+#pragma unroll
+    for (std::uint32_t i = 0; i <= pull_prefetch_levels; ++i) ahead[i] = level_at(1 + i);
+    for (std::uint32_t level = 0; level < num_levels; ++level) {
+      const twitter::detail::pull_level next = ahead[0];
+      if (level + pull_prefetch_levels < num_levels) {
+        const twitter::detail::pull_level a = ahead[pull_prefetch_levels - 1], b = ahead[pull_prefetch_levels];
+        prefetch_l2(reinterpret_cast<const char*>(sources + a.first_entry), reinterpret_cast<const char*>(sources + b.first_entry));
+        prefetch_l2(reinterpret_cast<const char*>(gr.nodes + a.first_position),
+                    reinterpret_cast<const char*>(gr.nodes + b.first_position + 1));
+      }
+      const twitter::detail::pull_level fetched = level_at(level + 2 + pull_prefetch_levels);
+      // g from the mean in-list length alone (not capped to one round as in the pipelined kernel:
+      // these levels' loads are not prefetched, so more threads per node hide more latency).
+      const std::uint32_t first = min(current.first_position, gr.n);
+      const std::uint32_t last = max(first, min(next.first_position, gr.n));
+      const std::uint32_t g = group_size((next.first_entry - current.first_entry) / twitter::detail::pull_align, last - first);
+      pull_rounds<Block>(v, gr, first, first, last, g, cap, s_share);
+      __syncthreads();  // this level's shares are visible to the next level (shared and global)
+      current = next;
+#pragma unroll
+      for (std::uint32_t i = 0; i < pull_prefetch_levels; ++i) ahead[i] = ahead[i + 1];
+      ahead[pull_prefetch_levels] = fetched;
+    }
+    __syncthreads();  // a graph without levels still must not race the next graph's shares
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipelined sweep for Large graphs (docs/twitter.md "shared-pull", Large graphs). A Large graph is
+// a long chain of dependent levels on one SM (the largest RSG graph: 3,278 levels), so what
+// counts is the latency of one level. Only the shares depend on the previous level; every other
+// input of a level (level records, node records, in-list words, base values) is read-only and
+// known in advance. This kernel therefore issues, while level L is being reduced:
+//   - the in-list words (up to K 16-byte units per thread) and base values of level L + 1,
+//   - the node records of level L + 2 (they give the addresses of its in-lists),
+//   - an L2 prefetch of the in-lists of level L + 3, the node records of level L + 4 and the
+//     level records 16 levels ahead,
+// into registers (double-buffered), so the level's critical path is shared-memory reads of the
+// shares, the adds, a warp reduction, one division and the block barrier. Positions past the
+// first round of a level (more than Block nodes) take pull_rounds' direct loads.
+// ---------------------------------------------------------------------------------------------
 
 /// This thread's node in a level's first round: its record and the end of its in-list in units.
 struct pull_work {
@@ -220,24 +253,6 @@ __device__ __forceinline__ std::uint32_t load_units(uint4 (&buffer)[K], const ui
   return loaded;
 }
 
-/// Like sum_unit, but the 8 shares are added as a tree (three dependent adds instead of eight).
-__device__ __forceinline__ double sum_unit_tree(uint4 word4, std::uint32_t level_first, std::uint32_t cap,
-                                               const double* s_share, const double* spill, std::uint32_t* error) {
-  const std::uint32_t words[4] = {word4.x, word4.y, word4.z, word4.w};
-  double value[8];
-#pragma unroll
-  for (int h = 0; h < 8; ++h) {
-    const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
-    value[h] = 0.0;
-    if (u < level_first) {
-      value[h] = u < cap ? s_share[u] : __ldcg(spill + (u - cap));
-    } else if (u != twitter::detail::pull_pad) {
-      atomicOr(error, pull_error_bit);
-    }
-  }
-  return ((value[0] + value[1]) + (value[2] + value[3])) + ((value[4] + value[5]) + (value[6] + value[7]));
-}
-
 /// Base value of a work item (0 for an idle thread or a bad local id; the latter is reported
 /// where the node is finished).
 __device__ __forceinline__ double load_base(const pull_work& w, const double* base, std::uint64_t lo, std::uint32_t n) {
@@ -253,13 +268,13 @@ __global__ void __launch_bounds__(Block, MinBlocks)
   constexpr std::uint32_t ring = 6;  // level records L .. L + 5 in registers
   for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
     const std::uint32_t t = graphs[k];
-    const std::uint64_t lo = v.graph_offsets[t];
-    const auto n = static_cast<std::uint32_t>(v.graph_offsets[t + 1] - lo);
+    const pull_graph_ref gr = pull_graph_at(v, t);
+    const std::uint64_t lo = gr.lo;
+    const std::uint32_t n = gr.n;
+    const twitter::detail::pull_node* nodes = gr.nodes;
+    const uint4* units = gr.units;
     const twitter::detail::pull_graph record = v.graphs[t];
-    const twitter::detail::pull_node* nodes = v.nodes + lo + t;
     const twitter::detail::pull_level* levels = v.levels + record.level_base;
-    const auto* units = reinterpret_cast<const uint4*>(v.sources + record.entry_base);
-    double* spill = v.spill + lo;
     const std::uint32_t num_levels = record.num_levels;
     if (threadIdx.x == 0) v.stalled[t] = record.num_stalled;
     auto level_at = [&](std::uint32_t l) { return levels[min(l, num_levels)]; };  // the sentinel at most
@@ -298,7 +313,7 @@ __global__ void __launch_bounds__(Block, MinBlocks)
 #pragma unroll
       for (int i = 0; i < K; ++i) {
         if (static_cast<std::uint32_t>(i) < loaded_a) {
-          const double s = sum_unit_tree(units_a[i], first, cap, s_share, spill, v.error);
+          const double s = sum_unit(units_a[i], first, cap, s_share, gr.spill, v.error);
           if (i % 2 == 0) acc0 += s;
           else acc1 += s;
         }
@@ -307,54 +322,19 @@ __global__ void __launch_bounds__(Block, MinBlocks)
         std::uint32_t j = work_a.node.in_begin / twitter::detail::pull_align + member_a + static_cast<std::uint32_t>(K) * g;
         for (; j + g < work_a.end; j += 2 * g) {
           const uint4 x = __ldg(units + j), y = __ldg(units + j + g);
-          acc0 += sum_unit_tree(x, first, cap, s_share, spill, v.error);
-          acc1 += sum_unit_tree(y, first, cap, s_share, spill, v.error);
+          acc0 += sum_unit(x, first, cap, s_share, gr.spill, v.error);
+          acc1 += sum_unit(y, first, cap, s_share, gr.spill, v.error);
         }
-        if (j < work_a.end) acc0 += sum_unit_tree(__ldg(units + j), first, cap, s_share, spill, v.error);
+        if (j < work_a.end) acc0 += sum_unit(__ldg(units + j), first, cap, s_share, gr.spill, v.error);
       }
       double sum = acc0 + acc1;
       // Every thread reaches the shuffles (whole warps, offsets below g <= 32).
       for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
       if (work_a.active && member_a == 0) {
-        const std::uint32_t p = first + threadIdx.x / g;
-        if (work_a.node.local_id < n) {
-          const double influence = base_a + sum;
-          v.influence[lo + work_a.node.local_id] = influence;
-          const double share = work_a.node.out_degree ? influence / static_cast<double>(work_a.node.out_degree) : 0.0;
-          if (p < cap) s_share[p] = share;
-          else __stcg(spill + (p - cap), share);
-        } else {
-          atomicOr(v.error, pull_error_bit);
-        }
+        finish_position(v, gr, first + threadIdx.x / g, work_a.node, base_a, sum, cap, s_share);
       }
-      // Further rounds (a level of more than Block nodes, g = 1): direct loads, as in
-      // backward_shared_pull. The round count is uniform over the block.
-      const std::uint32_t groups = static_cast<std::uint32_t>(Block) / g;
-      for (std::uint32_t round = first + groups; round < plan_a.last; round += groups) {
-        const std::uint32_t p = round + threadIdx.x / g;
-        const bool active = p < plan_a.last;
-        double part = 0.0;
-        twitter::detail::pull_node node{0, 0, 0};
-        if (active) {
-          node = nodes[p];
-          const std::uint32_t end = nodes[p + 1].in_begin / twitter::detail::pull_align;
-          for (std::uint32_t j = node.in_begin / twitter::detail::pull_align + member_a; j < end; j += g) {
-            part += sum_unit_tree(__ldg(units + j), first, cap, s_share, spill, v.error);
-          }
-        }
-        for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) part += __shfl_xor_sync(0xffffffffu, part, offset);
-        if (active && member_a == 0) {
-          if (node.local_id < n) {
-            const double influence = v.base[lo + node.local_id] + part;
-            v.influence[lo + node.local_id] = influence;
-            const double share = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
-            if (p < cap) s_share[p] = share;
-            else __stcg(spill + (p - cap), share);
-          } else {
-            atomicOr(v.error, pull_error_bit);
-          }
-        }
-      }
+      // Further rounds (a level of more than Block nodes, g = 1): direct loads.
+      pull_rounds<Block>(v, gr, first, first + static_cast<std::uint32_t>(Block) / g, plan_a.last, g, cap, s_share);
       __syncthreads();  // this level's shares are visible to the next level (shared and global)
       // Rotate the pipeline: B becomes the current level, C the next.
       plan_a = plan_b;

@@ -14,8 +14,10 @@ gpu_variant parse_gpu_variant(const std::string& text) {
   if (text == "topological") return gpu_variant::topological;
   if (text == "shared-pull") return gpu_variant::shared_pull;
   if (text == "thesis") return gpu_variant::thesis;
+  if (text == "staged") return gpu_variant::staged;
   throw config_error("--gpu-variant", "unknown variant \"" + text +
-                                          "\", expected auto, shared-pull, thesis, topological, queue, vertex-array or edge-array");
+                                          "\", expected auto, shared-pull, staged, thesis, topological, queue, vertex-array or "
+                                          "edge-array");
 }
 
 const char* to_string(gpu_variant v) noexcept {
@@ -26,6 +28,7 @@ const char* to_string(gpu_variant v) noexcept {
     case gpu_variant::topological: return "topological";
     case gpu_variant::shared_pull: return "shared-pull";
     case gpu_variant::thesis: return "thesis";
+    case gpu_variant::staged: return "staged";
     default: return "auto";
   }
 }

@@ -200,6 +200,26 @@ std::uint64_t pull_bytes_moved(const spreading_graphs& g, const pull_layout& lay
   return bytes;
 }
 
+std::uint32_t sweep_pull_graph(const spreading_graphs& g, const pull_layout& layout, std::uint64_t t, double* influence,
+                               std::vector<double>& share) {
+  const std::uint64_t lo = g.graph_offsets[t];
+  const pull_graph& record = layout.graphs[t];
+  const pull_node* nodes = layout.nodes.data() + layout.node_index(g, t);
+  const std::uint16_t* sources = layout.sources.data() + record.entry_base;
+  const std::uint32_t n = layout.levels[record.level_base + record.num_levels].first_position;
+  share.resize(n);
+  for (std::uint32_t p = 0; p < n; ++p) {
+    double sum = 0.0;
+    for (std::uint32_t e = nodes[p].in_begin; e < nodes[p + 1].in_begin; ++e) {
+      if (sources[e] != pull_pad) sum += share[sources[e]];
+    }
+    const double value = g.base[lo + nodes[p].local_id] + sum;
+    influence[lo + nodes[p].local_id] = value;
+    share[p] = nodes[p].out_degree ? value / static_cast<double>(nodes[p].out_degree) : 0.0;
+  }
+  return record.num_stalled;
+}
+
 influence_result sweep_pull_layout(const spreading_graphs& g, const pull_layout& layout) {
   WF_EXPECTS(layout.graphs.size() == g.num_graphs(), "layout", "built for another graph set");
   influence_result r;
@@ -209,26 +229,8 @@ influence_result sweep_pull_layout(const spreading_graphs& g, const pull_layout&
   std::vector<std::uint64_t> stalled(g.num_graphs(), 0);
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
-    if (!layout.included[t]) {
-      stalled[t] = sweep_graph(g, t, r.influence.data(), scratch);
-      continue;
-    }
-    const std::uint64_t lo = g.graph_offsets[t];
-    const pull_graph& record = layout.graphs[t];
-    const pull_node* nodes = layout.nodes.data() + layout.node_index(g, t);
-    const std::uint16_t* sources = layout.sources.data() + record.entry_base;
-    const std::uint32_t n = layout.levels[record.level_base + record.num_levels].first_position;
-    share.resize(n);
-    for (std::uint32_t p = 0; p < n; ++p) {
-      double sum = 0.0;
-      for (std::uint32_t e = nodes[p].in_begin; e < nodes[p + 1].in_begin; ++e) {
-        if (sources[e] != pull_pad) sum += share[sources[e]];
-      }
-      const double influence = g.base[lo + nodes[p].local_id] + sum;
-      r.influence[lo + nodes[p].local_id] = influence;
-      share[p] = nodes[p].out_degree ? influence / static_cast<double>(nodes[p].out_degree) : 0.0;
-    }
-    stalled[t] = record.num_stalled;
+    stalled[t] = layout.included[t] ? sweep_pull_graph(g, layout, t, r.influence.data(), share)
+                                    : sweep_graph(g, t, r.influence.data(), scratch);
   }
   r.backward_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {

@@ -73,4 +73,9 @@ std::uint64_t pull_bytes_moved(const spreading_graphs& g, const pull_layout& lay
 /// is taken over the in-list, then added to the base), exactly with integer shares.
 influence_result sweep_pull_layout(const spreading_graphs& g, const pull_layout& layout);
 
+/// The sweep of one included graph t (its influence into `influence`, input order; `share` is
+/// scratch); returns its stalled nodes.
+std::uint32_t sweep_pull_graph(const spreading_graphs& g, const pull_layout& layout, std::uint64_t t, double* influence,
+                               std::vector<double>& share);
+
 }  // namespace wildfire::twitter::detail

@@ -2,6 +2,8 @@
 // representable (the worked examples), to 1e-12 relative otherwise, with equal stalled nodes.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <random>
 
 #include "cuda/twitter_backward.hpp"
@@ -13,9 +15,9 @@
 namespace wildfire::twitter {
 namespace {
 
-const gpu_variant all_variants[] = {gpu_variant::automatic, gpu_variant::shared_pull, gpu_variant::thesis,
-                                    gpu_variant::queue,     gpu_variant::vertex_array, gpu_variant::edge_array,
-                                    gpu_variant::topological};
+const gpu_variant all_variants[] = {gpu_variant::automatic,   gpu_variant::shared_pull, gpu_variant::staged,
+                                    gpu_variant::thesis,      gpu_variant::queue,       gpu_variant::vertex_array,
+                                    gpu_variant::edge_array,  gpu_variant::topological};
 
 /// Reverses the numbering of every graph (node i -> n - 1 - i): edges then go to lower indices,
 /// so the topological variant must fall back to the queue kernels.
@@ -119,10 +121,12 @@ TEST(TwitterGpu, IntegerSharesAreExact) {
   for (gpu_variant v : all_variants) EXPECT_EQ(backward_gpu(g, v).influence, cpu.influence) << to_string(v);
 }
 
-/// Checks values (1e-12 relative), stalled nodes and cyclic graphs of a shared-pull run.
-void expect_shared_pull_equals_cpu(const spreading_graphs& g, const char* what) {
+/// Checks values (1e-12 relative), stalled nodes and cyclic graphs of a shared-pull (or `variant`)
+/// run.
+void expect_shared_pull_equals_cpu(const spreading_graphs& g, const char* what,
+                                   gpu_variant variant = gpu_variant::shared_pull) {
   const influence_result cpu = backward_sequential(g);
-  const influence_result gpu = backward_gpu(g, gpu_variant::shared_pull);
+  const influence_result gpu = backward_gpu(g, variant);
   EXPECT_EQ(gpu.cyclic_graphs, cpu.cyclic_graphs) << what;
   EXPECT_EQ(gpu.num_stalled_nodes, cpu.num_stalled_nodes) << what;
   ASSERT_EQ(gpu.influence.size(), cpu.influence.size());
@@ -242,6 +246,86 @@ TEST(TwitterGpu, PipelinedLargeKernelWithIntegerSharesIsExact) {
   EXPECT_EQ(backward_gpu(g, gpu_variant::shared_pull).influence, backward_sequential(g).influence);
 }
 
+/// Appends a chain-like graph of n nodes with out-degree 1 (node v credits v - 1, or v - 2 one
+/// time in 64, leaving v - 1 a source): thousands of narrow levels, integer shares.
+void append_integer_chain(spreading_graphs& g, std::uint32_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  std::vector<double> base(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    base[v] = static_cast<double>(rng() % 1000);
+    if (v > 0) edges.emplace_back(v, v > 1 && rng() % 64 == 0 ? v - 2 : v - 1);
+  }
+  append_graph(g, "chain", base, std::vector<std::uint32_t>(n, 0), edges);
+}
+
+TEST(TwitterGpu, StagedSweepOnDenseLargeGraphsWideLevelsAndCycles) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Dense RSG graphs of the Large shape (hundreds of levels of a few nodes, long in-lists: many
+  // steps, far sums and near windows), Small and Medium graphs beside them, a wide-deep graph
+  // whose 4,000-node level is too wide for a stage (left to the pipelined kernel) and a dense
+  // graph with a cycle near its sink (a stalled group as its last level).
+  rsg_params p;
+  p.seed = 17;
+  p.batches = {{2, 2500, 3000, 10.0}, {1, 6000, 6000, 5.0}, {20, 2, 32, 10.0}, {10, 33, 900, 5.0}};
+  spreading_graphs g = generate_rsg(p, 2);
+  append_wide_deep(g, 5000, 4000, 300, 4500, 4400, 5);
+  {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    const std::uint64_t lo = g.graph_offsets[0];
+    const auto n = static_cast<std::uint32_t>(g.graph_size(0));
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (std::uint64_t j = g.row_offsets[lo + i]; j < g.row_offsets[lo + i + 1]; ++j) {
+        if (i != n - 10 || g.edge_targets[j] != n - 5) edges.emplace_back(i, g.edge_targets[j]);
+      }
+    }
+    edges.emplace_back(n - 10, n - 5);
+    edges.emplace_back(n - 5, n - 10);
+    append_graph(g, "cyclic", std::vector<double>(g.base.begin() + static_cast<std::ptrdiff_t>(lo), g.base.begin() + static_cast<std::ptrdiff_t>(lo + n)),
+                 std::vector<std::uint32_t>(n, 0), edges);
+  }
+  cuda::twitter_backward_session session(g);
+  EXPECT_GE(session.staged_graph_count(), 4u);  // the three dense graphs and the cyclic one
+  EXPECT_GT(session.staged_steps(), 5u);
+  expect_shared_pull_equals_cpu(g, "staged", gpu_variant::staged);
+  // Deterministic: sums in a fixed order, no atomics on values.
+  session.run(gpu_variant::staged);
+  const std::vector<double> first = session.result().influence;
+  session.run(gpu_variant::staged);
+  EXPECT_EQ(session.result().influence, first);
+}
+
+TEST(TwitterGpu, StagedWithMoreLargeGraphsThanCriticalBlocks) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // More Large graphs than the cooperative grid has blocks (two per SM): the graphs with the most
+  // levels are staged, the others take the pipelined kernel beside them.
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  rsg_params p;
+  p.seed = 23;
+  p.batches = {{static_cast<std::uint64_t>(2 * sms + 20), 1025, 1300, 1.0}, {30, 2, 200, 5.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  cuda::twitter_backward_session session(g);
+  EXPECT_GT(session.staged_graph_count(), 0u);
+  EXPECT_LE(session.staged_graph_count(), static_cast<std::uint64_t>(2 * sms));  // the rest are not staged
+  expect_shared_pull_equals_cpu(g, "staged, more graphs than blocks", gpu_variant::staged);
+}
+
+TEST(TwitterGpu, StagedSweepWithIntegerSharesIsExact) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Chains of thousands of levels (hundreds of steps), one past 65,535 nodes (left to the queue
+  // fallback): integer shares, so the staged order (base + far, then near) is exact.
+  spreading_graphs g;
+  g.user_ids = {"u"};
+  std::uint64_t seed = 1;
+  for (std::uint32_t n : {2000u, 12000u, 31000u, 70000u, 40u}) append_integer_chain(g, n, seed++);
+  cuda::twitter_backward_session session(g);
+  EXPECT_EQ(session.staged_graph_count(), 3u);
+  EXPECT_GT(session.staged_steps(), 100u);
+  session.run(gpu_variant::staged);
+  EXPECT_EQ(session.result().influence, backward_sequential(g).influence);
+}
+
 TEST(TwitterGpu, SessionSweepsTheChosenCategoriesOnly) {
   if (!gpu_available()) GTEST_SKIP() << "no GPU";
   // Large alone, then Small + Medium (the bench's per-category rows): after the first run the
@@ -263,6 +347,18 @@ TEST(TwitterGpu, SessionSweepsTheChosenCategoriesOnly) {
   EXPECT_EQ(mismatches(cpu, session.result(), "large, then small + medium"), 0u);
   EXPECT_THROW(session.run(gpu_variant::shared_pull, 0u), config_error);
   EXPECT_THROW(session.run(gpu_variant::shared_pull, 0x10u), config_error);
+  // The same with staged: Large alone through the cooperative grid, then the rest.
+  cuda::twitter_backward_session fresh(g);
+  fresh.run(gpu_variant::staged, 1u << static_cast<int>(graph_category::large));
+  const influence_result staged_large = fresh.result();
+  for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+    if (categorize(g.graph_size(t)) != graph_category::large) continue;
+    for (std::uint64_t i = g.graph_offsets[t]; i < g.graph_offsets[t + 1]; ++i) {
+      EXPECT_NEAR(staged_large.influence[i], cpu.influence[i], 1e-12 * std::max(1.0, std::abs(cpu.influence[i]))) << i;
+    }
+  }
+  fresh.run(gpu_variant::staged, 0x7u);
+  EXPECT_EQ(mismatches(cpu, fresh.result(), "staged: large, then small + medium"), 0u);
 }
 
 TEST(TwitterGpu, ForwardPhaseEqualsCpu) {

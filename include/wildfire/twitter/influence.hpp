@@ -19,8 +19,11 @@ namespace wildfire::twitter {
 /// and the other graphs as `thesis` does. `shared_pull` (ours) sweeps each graph of up to 65,535
 /// nodes with one block, level by level, every node pulling its predecessors' shares from shared
 /// memory through a level-ordered 16-bit layout built once per graph set (docs/twitter.md);
-/// larger graphs go to the queue kernel. `automatic` is `shared_pull`.
-enum class gpu_variant { automatic, queue, vertex_array, edge_array, topological, shared_pull, thesis };
+/// larger graphs go to the queue kernel. `staged` (ours) is `shared_pull` except for the Large
+/// graphs with long chains of levels, which one cooperative grid sweeps stage by stage: a block
+/// per graph follows the dependent levels while the whole GPU sums the pulls from earlier stages
+/// (docs/twitter.md). `automatic` is `shared_pull`.
+enum class gpu_variant { automatic, queue, vertex_array, edge_array, topological, shared_pull, thesis, staged };
 gpu_variant parse_gpu_variant(const std::string& text);  // config_error("--gpu-variant")
 const char* to_string(gpu_variant v) noexcept;
 

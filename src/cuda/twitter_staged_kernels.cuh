@@ -1,0 +1,274 @@
+// Staged sweep of the Large graphs (ours; docs/twitter.md "staged"; layout in
+// twitter/staged_layout.hpp). One cooperative grid; step k of every staged graph is:
+//   - critical: the graph's own block solves stage k level by level. A node's value is its base
+//     plus its far sum (computed at step k - 1) plus its near entries, whose shares (the previous
+//     stage and this one) sit in a shared-memory window; the stage's node records, near lists and
+//     base + far values are copied into shared memory once at the start of the stage, so a level
+//     costs shared-memory reads, a warp reduction, one division and a block barrier;
+//   - helpers: every block (critical blocks after their stage) takes chunks of the far sums of
+//     stage k + 1, which read only shares of stages before k (in the global share array);
+// then a grid barrier. Far entries are ~97% of the pulls on the RSG set, so the bulk of the work
+// is spread over the whole GPU while the dependent chain per level stays inside one SM. No atomics
+// on values (sums in a fixed order): a run is deterministic. Included only by twitter_backward.cu.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <cstdint>
+
+#include "cuda/twitter_pull_kernels.cuh"
+#include "twitter/staged_layout.hpp"
+
+namespace wildfire::cuda::twitter_kernels {
+
+struct staged_view {
+  pull_view pull;  // pull.spill holds every staged position's share (graph offset + position)
+  const twitter::detail::staged_graph* graphs;
+  std::uint32_t num_graphs;  // at most the grid size: graph j is solved by block j
+  const twitter::detail::staged_stage* stages;
+  const std::uint32_t* near_start;  // per pull node record
+  const std::uint16_t* near;
+  const std::uint64_t* chunk_offsets;  // num_steps + 1
+  const twitter::detail::staged_chunk* chunks;
+  std::uint32_t num_steps;
+  double* far;                // N: far sums by graph offset + position
+  std::uint32_t* counters;    // num_steps chunk counters, zero at launch
+};
+
+inline constexpr std::uint32_t staged_error_bit = 8u;
+
+/// Shared memory of a block: the share window (kept across steps) and one stage's data.
+struct staged_shared {
+  double* window;              // staged_window shares, position modulo the window
+  double* acc;                 // base + far per stage position
+  twitter::detail::pull_node* node;
+  std::uint32_t* near_start;   // stage-relative, one past the stage's positions
+  std::uint32_t* level_first;  // first position of each level of the stage, and the end
+  std::uint32_t* level_shift;  // log2 of the level's threads per node
+  std::uint16_t* near;
+};
+
+inline constexpr std::size_t staged_near_start_slots = twitter::detail::staged_max_stage_nodes + 4;
+inline constexpr std::size_t staged_level_slots = twitter::detail::staged_max_stage_levels + 4;
+inline constexpr std::size_t staged_shared_bytes =
+    8 * (twitter::detail::staged_window + twitter::detail::staged_max_stage_nodes) +
+    sizeof(twitter::detail::pull_node) * twitter::detail::staged_max_stage_nodes + 4 * staged_near_start_slots +
+    2 * 4 * staged_level_slots + 2 * twitter::detail::staged_max_stage_near;
+
+__device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
+  using namespace twitter::detail;
+  staged_shared s;
+  s.window = reinterpret_cast<double*>(base);
+  s.acc = s.window + staged_window;
+  s.node = reinterpret_cast<pull_node*>(s.acc + staged_max_stage_nodes);
+  s.near_start = reinterpret_cast<std::uint32_t*>(s.node + staged_max_stage_nodes);
+  s.level_first = s.near_start + staged_near_start_slots;
+  s.level_shift = s.level_first + staged_level_slots;
+  s.near = reinterpret_cast<std::uint16_t*>(s.level_shift + staged_level_slots);
+  return s;
+}
+
+/// A staged graph as its critical block addresses it (loaded once per kernel).
+struct staged_graph_ref {
+  std::uint32_t t;
+  std::uint32_t n;
+  std::uint64_t lo;
+  std::uint32_t num_stages;
+  const twitter::detail::pull_node* nodes;
+  const twitter::detail::pull_level* levels;
+  const twitter::detail::staged_stage* stages;
+  const std::uint32_t* near_start;
+  const std::uint16_t* near;
+};
+
+__device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v, std::uint32_t j) {
+  const twitter::detail::staged_graph record = v.graphs[j];
+  const std::uint32_t t = record.graph;
+  const std::uint64_t lo = v.pull.graph_offsets[t];
+  return {t,
+          static_cast<std::uint32_t>(v.pull.graph_offsets[t + 1] - lo),
+          lo,
+          record.num_stages,
+          v.pull.nodes + lo + t,
+          v.pull.levels + v.pull.graphs[t].level_base,
+          v.stages + record.stage_base,
+          v.near_start + lo + t,
+          v.near + record.near_base};
+}
+
+/// Asks L2 for the read-only data of stage k (node records, near starts and entries, level
+/// records), so staging it at its step waits on L2 rather than DRAM.
+__device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, std::uint32_t k) {
+  if (k >= gr.num_stages) return;
+  const twitter::detail::staged_stage cur = gr.stages[k], next = gr.stages[k + 1];
+  const std::uint32_t b = cur.first_position, c = next.first_position;
+  prefetch_l2(reinterpret_cast<const char*>(gr.nodes + b), reinterpret_cast<const char*>(gr.nodes + c + 1));
+  prefetch_l2(reinterpret_cast<const char*>(gr.near_start + b), reinterpret_cast<const char*>(gr.near_start + c + 1));
+  prefetch_l2(reinterpret_cast<const char*>(gr.near + gr.near_start[b]), reinterpret_cast<const char*>(gr.near + gr.near_start[c]));
+  prefetch_l2(reinterpret_cast<const char*>(gr.levels + cur.first_level),
+              reinterpret_cast<const char*>(gr.levels + next.first_level + 1));
+}
+
+/// Critical work of step k: stage k of the block's staged graph, by the whole block. Returns with
+/// the block synchronised.
+template <int Block>
+__device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm) {
+  using namespace twitter::detail;
+  constexpr std::uint32_t W = staged_window;
+  const std::uint32_t t = gr.t;
+  const std::uint64_t lo = gr.lo;
+  const std::uint32_t n = gr.n;
+  const pull_node* nodes = gr.nodes;
+  const pull_level* levels = gr.levels;
+  const staged_stage* st = gr.stages;
+  const staged_stage cur = st[k], next = st[k + 1];
+  const std::uint32_t window_first = k > 0 ? st[k - 1].first_position : 0;
+  const std::uint32_t b = cur.first_position;
+  const std::uint32_t count = next.first_position - b;
+  const std::uint32_t num_levels = next.first_level - cur.first_level;
+  const std::uint32_t* near_start = gr.near_start;
+  const std::uint32_t near_first = near_start[b];
+  const std::uint32_t near_count = near_start[next.first_position] - near_first;
+  if (count > staged_max_stage_nodes || num_levels > staged_max_stage_levels || near_count > staged_max_stage_near ||
+      next.first_position > n) {
+    if (threadIdx.x == 0) atomicOr(v.pull.error, staged_error_bit);  // a layout bug; uniform exit
+    return;
+  }
+  // Stage the stage: node records, near lists, level bounds and base + far values. Far sums of
+  // stages 0 and 1 are empty (their whole in-lists are near).
+  for (std::uint32_t i = threadIdx.x; i < count; i += Block) {
+    const pull_node node = nodes[b + i];
+    sm.node[i] = node;
+    sm.near_start[i] = near_start[b + i] - near_first;
+    double acc = node.local_id < n ? v.pull.base[lo + node.local_id] : 0.0;
+    if (k >= 2) acc += __ldcg(v.far + lo + b + i);
+    sm.acc[i] = acc;
+  }
+  if (threadIdx.x == 0) sm.near_start[count] = near_count;
+  for (std::uint32_t i = threadIdx.x; i <= num_levels; i += Block) sm.level_first[i] = levels[cur.first_level + i].first_position;
+  const std::uint16_t* near = gr.near + near_first;
+  for (std::uint32_t e = threadIdx.x; e < near_count; e += Block) sm.near[e] = near[e];
+  if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
+  __syncthreads();
+  // Threads per node of each level (a power of two from its mean near count, the level in one
+  // round when it has at most Block nodes), planned once per stage off the levels' chain.
+  for (std::uint32_t l = threadIdx.x; l < num_levels; l += Block) {
+    const std::uint32_t first = sm.level_first[l], last = sm.level_first[l + 1];
+    std::uint32_t g = group_size(sm.near_start[last - b] - sm.near_start[first - b], last - first);
+    while (g > 1 && (last - first) * g > static_cast<std::uint32_t>(Block)) g /= 2;
+    sm.level_shift[l] = static_cast<std::uint32_t>(__ffs(static_cast<int>(g)) - 1);
+  }
+  __syncthreads();
+  for (std::uint32_t l = 0; l < num_levels; ++l) {
+    const std::uint32_t first = sm.level_first[l], last = sm.level_first[l + 1];
+    const std::uint32_t shift = sm.level_shift[l];
+    const std::uint32_t g = 1u << shift;
+    const std::uint32_t groups = static_cast<std::uint32_t>(Block) >> shift;
+    const std::uint32_t member = threadIdx.x & (g - 1);
+    // Every thread runs the same rounds, so whole warps reach the shuffles together.
+    for (std::uint32_t round = first; round < last; round += groups) {
+      const std::uint32_t p = round + (threadIdx.x >> shift);
+      const bool active = p < last;
+      const std::uint32_t i = p - b;
+      double sum = 0.0, acc = 0.0;
+      pull_node node{0, 0, 0};
+      if (active) {
+        if (member == 0) {  // loaded before the sums, so they are not on the chain after them
+          node = sm.node[i];
+          acc = sm.acc[i];
+        }
+        // Branch-free, so the loads of several entries are in flight together; an entry outside
+        // the window (a layout bug) still reads a slot of it, adds 0 and is reported once.
+        bool bad = false;
+        const std::uint32_t end = sm.near_start[i + 1];
+#pragma unroll 4
+        for (std::uint32_t e = sm.near_start[i] + member; e < end; e += g) {
+          const std::uint32_t u = sm.near[e];
+          const bool ok = u >= window_first && u < first;
+          const double share = sm.window[u % W];
+          sum += ok ? share : 0.0;
+          bad = bad || !ok;
+        }
+        if (bad) atomicOr(v.pull.error, staged_error_bit);
+      }
+      for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      if (active && member == 0) {
+        if (node.local_id < n) {
+          const double influence = acc + sum;
+          v.pull.influence[lo + node.local_id] = influence;
+          const double share = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
+          sm.window[p % W] = share;
+          __stcg(v.pull.spill + lo + p, share);
+        } else {
+          atomicOr(v.pull.error, staged_error_bit);
+        }
+      }
+    }
+    __syncthreads();  // this level's shares are in the window for the next level
+  }
+  // The next stage's read-only data into L2 while this block helps with the far sums (here
+  // rather than during the levels: computing the ranges waits on two loads).
+  prefetch_stage(gr, k + 1);
+}
+
+/// Sum of the shares of the 8 entries of `word4` below `bound` (final before this step), read
+/// from the global share array through L2; other entries (near ones, padding) count 0.
+__device__ __forceinline__ double far_unit(uint4 word4, std::uint32_t bound, const double* share) {
+  const std::uint32_t words[4] = {word4.x, word4.y, word4.z, word4.w};
+  double value[8];
+#pragma unroll
+  for (int h = 0; h < 8; ++h) {
+    const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
+    value[h] = u < bound ? __ldcg(share + u) : 0.0;
+  }
+  return ((value[0] + value[1]) + (value[2] + value[3])) + ((value[4] + value[5]) + (value[6] + value[7]));
+}
+
+/// Helper work of step k: warps take chunks of far sums from the step's counter until none is
+/// left; a warp sums one position's in-list at a time (two 16-byte units in flight per lane).
+__device__ void staged_helpers(const staged_view& v, std::uint32_t k) {
+  const std::uint64_t c0 = v.chunk_offsets[k];
+  const auto total = static_cast<std::uint32_t>(v.chunk_offsets[k + 1] - c0);
+  const std::uint32_t lane = threadIdx.x % 32;
+  for (;;) {
+    std::uint32_t idx = 0;
+    if (lane == 0) idx = atomicAdd(v.counters + k, 1u);
+    idx = __shfl_sync(0xffffffffu, idx, 0);
+    if (idx >= total) break;
+    const twitter::detail::staged_chunk chunk = v.chunks[c0 + idx];
+    const pull_graph_ref gr = pull_graph_at(v.pull, v.graphs[chunk.staged].graph);
+    for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
+      const std::uint32_t end = gr.nodes[p + 1].in_begin / twitter::detail::pull_align;
+      std::uint32_t j = gr.nodes[p].in_begin / twitter::detail::pull_align + lane;
+      double acc0 = 0.0, acc1 = 0.0;
+      // In-list words are read once: streaming loads, so they do not push the shares out of L2.
+      for (; j + 32 < end; j += 64) {
+        const uint4 x = __ldcs(gr.units + j), y = __ldcs(gr.units + j + 32);
+        acc0 += far_unit(x, chunk.bound, gr.spill);
+        acc1 += far_unit(y, chunk.bound, gr.spill);
+      }
+      if (j < end) acc0 += far_unit(__ldcs(gr.units + j), chunk.bound, gr.spill);
+      double sum = acc0 + acc1;
+      for (std::uint32_t offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      if (lane == 0) __stcg(v.far + gr.lo + p, sum);
+    }
+  }
+}
+
+/// The cooperative kernel: Block threads, dynamic shared memory staged_shared_bytes, a grid of at
+/// least v.num_graphs blocks, all co-resident (cudaLaunchCooperativeKernel).
+template <int Block, int MinBlocks>
+__global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view v) {
+  extern __shared__ __align__(16) unsigned char staged_dynamic[];
+  const staged_shared sm = carve_staged(staged_dynamic);
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const bool critical = blockIdx.x < v.num_graphs;
+  const staged_graph_ref gr = critical ? staged_graph_at(v, blockIdx.x) : staged_graph_ref{};
+  for (std::uint32_t k = 0; k < v.num_steps; ++k) {
+    if (critical && k < gr.num_stages) staged_critical<Block>(v, gr, k, sm);
+    staged_helpers(v, k);
+    grid.sync();  // stage k's shares and stage k + 1's far sums are final for step k + 1
+  }
+}
+
+}  // namespace wildfire::cuda::twitter_kernels

@@ -1,0 +1,230 @@
+// Staged layout (see staged_layout.hpp): greedy stages of consecutive levels within the limits,
+// near suffixes copied per position, far-sum chunks per step.
+#include "twitter/staged_layout.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "twitter/backward_sweep.hpp"
+#include "wildfire/error.hpp"
+
+namespace wildfire::twitter::detail {
+
+namespace {
+
+/// One graph of the pull layout as the staged builder and sweep read it.
+struct pull_graph_view {
+  std::uint64_t lo;  // first node of the graph in the input
+  std::uint32_t n;
+  const pull_node* nodes;    // n + 1 records
+  const pull_level* levels;  // num_levels + 1 records
+  std::uint32_t num_levels;
+  const std::uint16_t* sources;
+
+  pull_graph_view(const spreading_graphs& g, const pull_layout& pull, std::uint64_t t)
+      : lo(g.graph_offsets[t]),
+        n(static_cast<std::uint32_t>(g.graph_size(t))),
+        nodes(pull.nodes.data() + pull.node_index(g, t)),
+        levels(pull.levels.data() + pull.graphs[t].level_base),
+        num_levels(pull.graphs[t].num_levels),
+        sources(pull.sources.data() + pull.graphs[t].entry_base) {}
+
+  /// The entries of position p's in-list at or above `from`, without padding (in-lists are sorted
+  /// and padded with pull_pad, the largest 16-bit value, at the end).
+  std::pair<const std::uint16_t*, const std::uint16_t*> entries_from(std::uint32_t p, std::uint32_t from) const {
+    const std::uint16_t* begin = sources + nodes[p].in_begin;
+    const std::uint16_t* end = std::lower_bound(begin, sources + nodes[p + 1].in_begin, pull_pad);
+    return {std::lower_bound(begin, end, static_cast<std::uint16_t>(std::min<std::uint32_t>(from, pull_pad))), end};
+  }
+  std::uint32_t near_count(std::uint32_t p, std::uint32_t from) const {
+    const auto [b, e] = entries_from(p, from);
+    return static_cast<std::uint32_t>(e - b);
+  }
+};
+
+/// Greedy stages of one graph: a stage takes levels while it keeps within the limits, its near
+/// entries counted against the window that starts at the previous stage's first position.
+/// Returns false when a single level exceeds the limits.
+bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, std::uint64_t& near_total) {
+  stages.clear();
+  near_total = 0;
+  std::uint32_t level = 0;
+  while (level < v.num_levels) {
+    const std::uint32_t window_first = stages.empty() ? 0 : stages.back().first_position;
+    const staged_stage stage{level, v.levels[level].first_position};
+    std::uint32_t nodes = 0, near = 0, count = 0;
+    while (level < v.num_levels && count < staged_max_stage_levels) {
+      const std::uint32_t first = v.levels[level].first_position, last = v.levels[level + 1].first_position;
+      std::uint32_t level_near = 0;
+      for (std::uint32_t p = first; p < last; ++p) level_near += v.near_count(p, window_first);
+      if (nodes + (last - first) > staged_max_stage_nodes || near + level_near > staged_max_stage_near) break;
+      nodes += last - first;
+      near += level_near;
+      ++count;
+      ++level;
+    }
+    if (count == 0) return false;  // one level alone is too wide for a critical block
+    stages.push_back(stage);
+    near_total += near;
+  }
+  stages.push_back({v.num_levels, v.levels[v.num_levels].first_position});  // sentinel
+  return near_total <= 0xffffffffULL;
+}
+
+}  // namespace
+
+staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& pull,
+                                  const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs) {
+  WF_EXPECTS(pull.graphs.size() == g.num_graphs(), "layout", "built for another graph set");
+  staged_layout layout;
+  layout.near_start.assign(pull.nodes.size(), 0);
+  // Most levels first: the longest chains get critical blocks when there are too few.
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t t : candidates) {
+    if (t < g.num_graphs() && pull.included[t] && g.graph_size(t) > 0) order.push_back(t);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return pull.graphs[a].num_levels > pull.graphs[b].num_levels; });
+  std::vector<staged_stage> stages;
+  for (std::uint32_t t : order) {
+    if (layout.graphs.size() >= max_graphs) break;
+    const pull_graph_view v(g, pull, t);
+    std::uint64_t near_total = 0;
+    if (!plan_stages(v, stages, near_total)) continue;
+    staged_graph record;
+    record.graph = t;
+    record.num_stages = static_cast<std::uint32_t>(stages.size() - 1);
+    record.stage_base = layout.stages.size();
+    record.near_base = layout.near.size();
+    layout.stages.insert(layout.stages.end(), stages.begin(), stages.end());
+    // Near suffixes, stage by stage; positions past the last stage (none) keep the end.
+    std::uint32_t* start = layout.near_start.data() + pull.node_index(g, t);
+    for (std::uint32_t s = 0; s < record.num_stages; ++s) {
+      const std::uint32_t window_first = s > 0 ? stages[s - 1].first_position : 0;
+      for (std::uint32_t p = stages[s].first_position; p < stages[s + 1].first_position; ++p) {
+        start[p] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
+        const auto [b, e] = v.entries_from(p, window_first);
+        layout.near.insert(layout.near.end(), b, e);
+      }
+    }
+    start[v.n] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
+    layout.num_near += near_total;
+    layout.num_steps = std::max(layout.num_steps, record.num_stages);
+    layout.graphs.push_back(record);
+  }
+  // Step k: the far sums of stage k + 1 (from stage 2 on; stages 0 and 1 are all near).
+  layout.chunk_offsets.assign(1, 0);
+  for (std::uint32_t k = 0; k < layout.num_steps; ++k) {
+    for (std::uint32_t j = 0; j < layout.graphs.size(); ++j) {
+      const staged_graph& record = layout.graphs[j];
+      const std::uint32_t s = k + 1;
+      if (s < 2 || s >= record.num_stages) continue;
+      const pull_graph_view v(g, pull, record.graph);
+      const staged_stage* st = layout.stages.data() + record.stage_base;
+      const std::uint32_t bound = st[s - 1].first_position;
+      std::uint32_t first = st[s].first_position;
+      const std::uint32_t end = st[s + 1].first_position;
+      while (first < end) {
+        // Up to staged_chunk_entries padded entries (at least one node), at most 64 nodes.
+        std::uint32_t last = first + 1;
+        while (last < end && last - first < 64 &&
+               v.nodes[last + 1].in_begin - v.nodes[first].in_begin <= staged_chunk_entries) {
+          ++last;
+        }
+        layout.chunks.push_back({j, first, last, bound});
+        first = last;
+      }
+    }
+    layout.chunk_offsets.push_back(layout.chunks.size());
+  }
+  return layout;
+}
+
+influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged) {
+  WF_EXPECTS(pull.graphs.size() == g.num_graphs(), "layout", "built for another graph set");
+  influence_result r;
+  r.influence.assign(g.num_nodes(), 0.0);
+  std::vector<std::uint8_t> is_staged(g.num_graphs(), 0);
+  for (const staged_graph& record : staged.graphs) is_staged[record.graph] = 1;
+  std::vector<std::uint64_t> stalled(g.num_graphs(), 0);
+  std::vector<double> share, far;
+  sweep_scratch scratch;
+  auto fault = [](const std::string& what) { throw error("staged layout fault: " + what); };
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+    if (!is_staged[t]) {
+      stalled[t] = pull.included[t] ? sweep_pull_graph(g, pull, t, r.influence.data(), share) : sweep_graph(g, t, r.influence.data(), scratch);
+    }
+  }
+  // Far sums come from the chunks of each step, as the device's helpers compute them; every
+  // position of stage 2 on must be covered exactly once, before its stage is solved.
+  far.assign(g.num_nodes(), 0.0);
+  std::vector<std::uint8_t> covered(g.num_nodes(), 0);
+  std::vector<std::vector<double>> shares(staged.graphs.size());
+  for (std::uint32_t j = 0; j < staged.graphs.size(); ++j) shares[j].assign(g.graph_size(staged.graphs[j].graph), 0.0);
+  for (std::uint32_t k = 0; k < staged.num_steps; ++k) {
+    // Critical work of step k: stage k of every graph, from base + far + its near entries.
+    for (std::uint32_t j = 0; j < staged.graphs.size(); ++j) {
+      const staged_graph& record = staged.graphs[j];
+      if (k >= record.num_stages) continue;
+      const pull_graph_view v(g, pull, record.graph);
+      const staged_stage* st = staged.stages.data() + record.stage_base;
+      const std::uint32_t window_first = k > 0 ? st[k - 1].first_position : 0;
+      const std::uint32_t* near_start = staged.near_start.data() + pull.node_index(g, record.graph);
+      const std::uint16_t* near = staged.near.data() + record.near_base;
+      if (st[k + 1].first_position - st[k].first_position > staged_max_stage_nodes ||
+          st[k + 1].first_level - st[k].first_level > staged_max_stage_levels ||
+          near_start[st[k + 1].first_position] - near_start[st[k].first_position] > staged_max_stage_near) {
+        fault("stage past its limits");
+      }
+      for (std::uint32_t l = st[k].first_level; l < st[k + 1].first_level; ++l) {
+        const std::uint32_t level_first = v.levels[l].first_position;
+        for (std::uint32_t p = level_first; p < v.levels[l + 1].first_position; ++p) {
+          if (k >= 2 && !covered[v.lo + p]) fault("far sum missing");
+          double sum = 0.0;
+          for (std::uint32_t e = near_start[p]; e < near_start[p + 1]; ++e) {
+            if (near[e] < window_first || near[e] >= level_first) fault("near entry outside its window");
+            if (near[e] - window_first >= staged_window) fault("window too small");
+            sum += shares[j][near[e]];
+          }
+          const pull_node node = v.nodes[p];
+          if (node.local_id >= v.n) fault("bad local id");
+          const double influence = (g.base[v.lo + node.local_id] + (k >= 2 ? far[v.lo + p] : 0.0)) + sum;
+          r.influence[v.lo + node.local_id] = influence;
+          shares[j][p] = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
+        }
+      }
+      if (k == 0) stalled[record.graph] = pull.graphs[record.graph].num_stalled;
+    }
+    // Helper work of step k: far sums of stage k + 1, from positions below the bound only.
+    for (std::uint64_t c = staged.chunk_offsets[k]; c < staged.chunk_offsets[k + 1]; ++c) {
+      const staged_chunk& chunk = staged.chunks[c];
+      const staged_graph& record = staged.graphs[chunk.staged];
+      const pull_graph_view v(g, pull, record.graph);
+      const staged_stage* st = staged.stages.data() + record.stage_base;
+      if (chunk.bound != st[k].first_position || chunk.first < st[k + 1].first_position ||
+          chunk.last > st[k + 2].first_position) {
+        fault("chunk outside stage k + 1");
+      }
+      for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
+        if (covered[v.lo + p]++) fault("far sum computed twice");
+        double sum = 0.0;
+        for (std::uint32_t e = v.nodes[p].in_begin; e < v.nodes[p + 1].in_begin; ++e) {
+          if (v.sources[e] < chunk.bound) sum += shares[chunk.staged][v.sources[e]];
+        }
+        far[v.lo + p] = sum;
+      }
+    }
+  }
+  r.backward_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+    if (stalled[t] == 0) continue;
+    r.num_stalled_nodes += stalled[t];
+    r.cyclic_graphs.push_back(t);
+  }
+  r.num_graphs_with_cycles = r.cyclic_graphs.size();
+  return r;
+}
+
+}  // namespace wildfire::twitter::detail

@@ -1,0 +1,84 @@
+// Staged layout of the Large graphs for the `staged` GPU sweep (docs/twitter.md, "staged"): built
+// on the host from the level-ordered pull layout (pull_layout.hpp). Each graph's levels are cut
+// into stages of consecutive levels; a node's in-list is split at the first position of the stage
+// before its own: the "far" prefix (predecessors at least one whole stage back) and the "near"
+// suffix (the previous stage and its own). On the device, one block per graph (the critical block)
+// solves stage s level by level from the near lists alone, while every block of the grid computes
+// the far sums of stage s + 1, which depend only on stages before s; a grid barrier separates the
+// steps. The dependent chain per level then touches shared memory only, and the bulk of the
+// pulls (the far entries, ~97% on the RSG set) runs spread over the whole GPU. Plain C++.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "twitter/pull_layout.hpp"
+#include "wildfire/twitter/influence.hpp"
+#include "wildfire/twitter/spreading_graphs.hpp"
+
+namespace wildfire::twitter::detail {
+
+/// Share slots of a critical block: a window of two consecutive stages, positions modulo this.
+inline constexpr std::uint32_t staged_window = 2048;
+/// Limits of one stage (what its critical block stages into shared memory).
+inline constexpr std::uint32_t staged_max_stage_nodes = staged_window / 2;
+inline constexpr std::uint32_t staged_max_stage_levels = 64;
+inline constexpr std::uint32_t staged_max_stage_near = 16384;
+/// Padded in-list entries per far-sum chunk (a warp's unit of helper work), at least one node.
+inline constexpr std::uint32_t staged_chunk_entries = 4096;
+
+/// One staged graph; its stages are stages[stage_base .. stage_base + num_stages] (a sentinel
+/// stage at the end: the level count and n), its near entries start at near_base.
+struct staged_graph {
+  std::uint32_t graph = 0;  // index in the spreading-graph set
+  std::uint32_t num_stages = 0;
+  std::uint64_t stage_base = 0;
+  std::uint64_t near_base = 0;
+};
+
+/// First level (index into the graph's pull levels) and first position of a stage.
+struct staged_stage {
+  std::uint32_t first_level;
+  std::uint32_t first_position;
+};
+static_assert(sizeof(staged_stage) == 8);
+
+/// Helper work of one step: the far sums of positions [first, last) of staged graph `staged`,
+/// summing the in-list entries below `bound` (the first position of the stage before theirs).
+struct staged_chunk {
+  std::uint32_t staged;
+  std::uint32_t first;
+  std::uint32_t last;
+  std::uint32_t bound;
+};
+static_assert(sizeof(staged_chunk) == 16);
+
+struct staged_layout {
+  std::vector<staged_graph> graphs;  // critical-block order (most levels first)
+  std::vector<staged_stage> stages;
+  /// Per node record of the pull layout (graph t's n + 1 entries at node_index(g, t)): the first
+  /// near entry of each position, relative to its graph's near_base; only staged graphs are set.
+  std::vector<std::uint32_t> near_start;
+  std::vector<std::uint16_t> near;  // near entries (positions), in position order
+  /// Step k computes the far sums of stage k + 1 of every graph: chunks[chunk_offsets[k] ..
+  /// chunk_offsets[k + 1]]. num_steps = the most stages of any staged graph.
+  std::vector<std::uint64_t> chunk_offsets;
+  std::vector<staged_chunk> chunks;
+  std::uint32_t num_steps = 0;
+  std::uint64_t num_near = 0;  // near entries without padding (for the bytes moved)
+};
+
+/// Lays out the graphs of `candidates` (indices included in `pull`) that fit the stage limits
+/// (every level at most staged_max_stage_nodes nodes and staged_max_stage_near near entries),
+/// at most `max_graphs` of them, those with the most levels first; the others are left out (a
+/// caller sweeps them another way). Sequential; O(entries of the staged graphs).
+staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& pull,
+                                  const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs);
+
+/// The staged sweep done on the host, in the device's data order (stage by stage: base plus the
+/// far sum, plus the near sum, every near entry checked to lie in its window); graphs not in
+/// `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault. For
+/// tests: equals backward_sequential to rounding, exactly with integer shares.
+influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged);
+
+}  // namespace wildfire::twitter::detail

@@ -1,0 +1,172 @@
+// The staged layout of the `staged` GPU sweep (src/twitter/staged_layout.*): its stage limits and
+// far-sum chunks, and its host sweep in the device's data order (which checks every near entry
+// against its window and every far sum's coverage) against the Kahn reference.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+
+#include "twitter/staged_layout.hpp"
+#include "twitter/twitter_fixtures.hpp"
+#include "wildfire/error.hpp"
+
+namespace wildfire::twitter::detail {
+namespace {
+
+std::vector<std::uint32_t> every_graph(const spreading_graphs& g) {
+  std::vector<std::uint32_t> all(g.num_graphs());
+  std::iota(all.begin(), all.end(), 0u);
+  return all;
+}
+
+/// Stage records, limits and chunk bounds of every staged graph.
+void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull, const staged_layout& s) {
+  std::uint32_t most = 0;
+  for (const staged_graph& record : s.graphs) {
+    const pull_graph& r = pull.graphs[record.graph];
+    const staged_stage* st = s.stages.data() + record.stage_base;
+    const std::uint32_t* start = s.near_start.data() + pull.node_index(g, record.graph);
+    ASSERT_GE(record.num_stages, 1u);
+    EXPECT_EQ(st[0].first_level, 0u);
+    EXPECT_EQ(st[record.num_stages].first_level, r.num_levels);
+    EXPECT_EQ(st[record.num_stages].first_position, g.graph_size(record.graph));
+    for (std::uint32_t k = 0; k < record.num_stages; ++k) {
+      ASSERT_LT(st[k].first_level, st[k + 1].first_level);
+      EXPECT_LE(st[k + 1].first_level - st[k].first_level, staged_max_stage_levels);
+      EXPECT_LE(st[k + 1].first_position - st[k].first_position, staged_max_stage_nodes);
+      EXPECT_LE(start[st[k + 1].first_position] - start[st[k].first_position], staged_max_stage_near);
+      EXPECT_EQ(pull.levels[r.level_base + st[k].first_level].first_position, st[k].first_position);
+    }
+    most = std::max(most, record.num_stages);
+  }
+  EXPECT_EQ(s.num_steps, most);
+  ASSERT_EQ(s.chunk_offsets.size(), static_cast<std::size_t>(s.num_steps) + 1);
+  EXPECT_EQ(s.chunk_offsets.back(), s.chunks.size());
+}
+
+void expect_staged_sweep_matches(const spreading_graphs& g, const staged_layout& s, const pull_layout& pull, double tolerance) {
+  const influence_result reference = backward_sequential(g);
+  const influence_result staged = sweep_staged_layout(g, pull, s);
+  EXPECT_EQ(staged.cyclic_graphs, reference.cyclic_graphs);
+  EXPECT_EQ(staged.num_stalled_nodes, reference.num_stalled_nodes);
+  ASSERT_EQ(staged.influence.size(), reference.influence.size());
+  for (std::size_t i = 0; i < reference.influence.size(); ++i) {
+    ASSERT_LE(std::abs(staged.influence[i] - reference.influence[i]), tolerance * std::max(1.0, std::abs(reference.influence[i])))
+        << "node " << i;
+  }
+}
+
+TEST(StagedLayout, HandCheckedExamplesExactly) {
+  for (const spreading_graphs& g : {testing::worked_example(), testing::diamond_example(), testing::cycle_example()}) {
+    const pull_layout pull = build_pull_layout(g, 1);
+    const staged_layout s = build_staged_layout(g, pull, every_graph(g), 100);
+    ASSERT_EQ(s.graphs.size(), 1u);
+    expect_stage_invariants(g, pull, s);
+    EXPECT_EQ(sweep_staged_layout(g, pull, s).influence, backward_sequential(g).influence);
+  }
+}
+
+TEST(StagedLayout, MixedSetWithCycles) {
+  const spreading_graphs g = testing::mixed_set(5);
+  const pull_layout pull = build_pull_layout(g, 2);
+  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  expect_stage_invariants(g, pull, s);
+  EXPECT_GT(s.graphs.size(), 10u);
+  expect_staged_sweep_matches(g, s, pull, 1e-12);
+}
+
+TEST(StagedLayout, DenseGraphsTakeManyStagesAndFarSums) {
+  // RSG graphs of the Large shape: thousands of levels of a few nodes, in-lists of hundreds of
+  // entries, so stages end at the near-entry limit and most pulls are far ones.
+  rsg_params p;
+  p.seed = 4;
+  p.batches = {{2, 2500, 3000, 10.0}, {1, 4000, 4000, 5.0}, {3, 40, 200, 10.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  const pull_layout pull = build_pull_layout(g, 2);
+  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  expect_stage_invariants(g, pull, s);
+  ASSERT_EQ(s.graphs.size(), g.num_graphs());
+  EXPECT_GT(s.num_steps, 10u);
+  EXPECT_GT(s.chunks.size(), 100u);
+  // The graph with the most levels comes first.
+  for (std::size_t j = 1; j < s.graphs.size(); ++j) {
+    EXPECT_GE(pull.graphs[s.graphs[j - 1].graph].num_levels, pull.graphs[s.graphs[j].graph].num_levels);
+  }
+  EXPECT_LT(s.num_near, g.num_edges() / 2);
+  expect_staged_sweep_matches(g, s, pull, 1e-12);
+}
+
+TEST(StagedLayout, IntegerSharesAreExactOnLongChains) {
+  // Out-degree 1 everywhere: every share and partial sum is an integer, so the staged order
+  // (base + far, then near) gives the Kahn sweep's bits. Node v credits v - 1, or v - 2 one time
+  // in 64 (then v - 1 may be a source), so the graphs are chains of thousands of narrow levels.
+  std::mt19937_64 rng(8);
+  spreading_graphs g;
+  g.user_ids = {"u"};
+  for (std::uint32_t n : {1u, 2u, 33u, 1500u, 9000u}) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    std::vector<double> base(n);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      base[v] = static_cast<double>(rng() % 1000);
+      if (v > 0) edges.emplace_back(v, v > 1 && rng() % 64 == 0 ? v - 2 : v - 1);
+    }
+    append_graph(g, "forest", base, std::vector<std::uint32_t>(n, 0), edges);
+  }
+  const pull_layout pull = build_pull_layout(g, 2);
+  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  expect_stage_invariants(g, pull, s);
+  EXPECT_EQ(s.graphs.size(), 5u);
+  EXPECT_GT(s.num_steps, 100u);
+  EXPECT_EQ(sweep_staged_layout(g, pull, s).influence, backward_sequential(g).influence);
+}
+
+TEST(StagedLayout, WideLevelsAndTheGraphLimitLeaveGraphsOut) {
+  // Graph 0: a level of 1,500 sources (wider than a stage): left out. Graphs 1-3: chains of
+  // 300, 200 and 100 levels; with room for two, the two longest are staged.
+  spreading_graphs g;
+  g.user_ids = {"u"};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> wide;
+  for (std::uint32_t v = 0; v < 1500; ++v) wide.emplace_back(v, 1500);
+  append_graph(g, "wide", std::vector<double>(1501, 1.0), std::vector<std::uint32_t>(1501, 0), wide);
+  for (std::uint32_t n : {100u, 300u, 200u}) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;
+    for (std::uint32_t v = 1; v < n; ++v) chain.emplace_back(v, v - 1);
+    append_graph(g, "chain", std::vector<double>(n, 2.0), std::vector<std::uint32_t>(n, 0), chain);
+  }
+  const pull_layout pull = build_pull_layout(g, 1);
+  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 2);
+  ASSERT_EQ(s.graphs.size(), 2u);
+  EXPECT_EQ(s.graphs[0].graph, 2u);
+  EXPECT_EQ(s.graphs[1].graph, 3u);
+  expect_stage_invariants(g, pull, s);
+  EXPECT_EQ(sweep_staged_layout(g, pull, s).influence, backward_sequential(g).influence);
+  EXPECT_TRUE(build_staged_layout(g, pull, {0}, 10).graphs.empty());
+}
+
+TEST(StagedLayout, CycleInsideADenseGraph) {
+  rsg_params p;
+  p.seed = 9;
+  p.batches = {{1, 2000, 2000, 5.0}};
+  const spreading_graphs base_set = generate_rsg(p, 2);
+  spreading_graphs g;
+  g.user_ids = base_set.user_ids;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (std::uint32_t i = 0; i < 2000; ++i) {
+    for (std::uint64_t j = base_set.row_offsets[i]; j < base_set.row_offsets[i + 1]; ++j) edges.emplace_back(i, base_set.edge_targets[j]);
+  }
+  // A two-node cycle near the sink: the stalled group (the cycle and what it reaches) is the
+  // last level and its in-lists name finished predecessors only.
+  edges.emplace_back(1990, 1995);
+  edges.emplace_back(1995, 1990);
+  append_graph(g, "cyclic", std::vector<double>(base_set.base.begin(), base_set.base.end()), std::vector<std::uint32_t>(2000, 0),
+               edges);
+  const pull_layout pull = build_pull_layout(g, 2);
+  const staged_layout s = build_staged_layout(g, pull, {0}, 1);
+  ASSERT_EQ(s.graphs.size(), 1u);
+  EXPECT_GT(pull.graphs[0].num_stalled, 0u);
+  expect_stage_invariants(g, pull, s);
+  expect_staged_sweep_matches(g, s, pull, 1e-12);
+}
+
+}  // namespace
+}  // namespace wildfire::twitter::detail
