@@ -81,7 +81,8 @@ TEST(CudaGreedyPersistent, EqualsCpuOnLongSets) {
   const csr_graph g = test::hub_graph(2000, true);
   sampling_params params;
   params.seed = 42;
-  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+  // Flat on purpose: sets this long would go to the bitmap representation automatically.
+  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params, cuda::rr_representation::flat);
   gpu->generate(0, 600);
   const rr_sets sets = gpu->copy_sets(0, gpu->size());
   std::uint64_t longest = 0;
@@ -102,7 +103,7 @@ TEST(CudaGreedyPersistent, EqualsCpuWithZeroGainTail) {
   const csr_graph g = build_csr_graph(n, edges);
   sampling_params params;
   params.seed = 43;
-  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params, cuda::rr_representation::flat);
   gpu->generate(0, 40);
   const rr_sets sets = gpu->copy_sets(0, gpu->size());
   const std::uint32_t k = 200;  // far more than the sets need
