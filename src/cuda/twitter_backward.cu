@@ -495,7 +495,7 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   if (error & 2u) throw input_error("spreading graphs", 0, "an edge target lies outside its graph");
   if (error & 1u) throw cuda_error("twitter backward: queue overflow (a node was enqueued twice); this is a bug");
   if (error & k::pull_error_bit) throw cuda_error("twitter backward: a pull in-list names a position not yet final; this is a bug");
-  if (error & k::staged_error_bit) throw cuda_error("twitter backward: a staged near entry lies outside its window; this is a bug");
+  if (error & k::staged_error_bit) throw cuda_error("twitter backward: the staged layout is inconsistent (a near entry outside its window, a far cursor behind its stage or a stage past its limits); this is a bug");
   return ms / 1000.0;
 }
 
