@@ -33,7 +33,7 @@ echo "rsg full: exit $? ($(( $(date +%s) - start )) s so far)"
 grep -E "^RSG|^largest|^staged layout|^GPU staged:|FAILED|^device:" "$out/rsg_full.md"
 grep -A 10 "^per category" "$out/rsg_full.md"
 grep -E "us per$|us per level" "$out/rsg_full.md"
-tail -7 "$out/rsg_full.md"
+tail -8 "$out/rsg_full.md"
 # One launch of each Large-graph kernel under Nsight Compute at the application's clocks: where a
 # level's time goes (warp states, memory, occupancy). --profile runs the GPU part only.
 ncu_bin=$(command -v ncu || true)

@@ -110,6 +110,7 @@ struct twitter_backward_session::impl {
   device_array<std::uint64_t> staged_chunk_offsets;
   device_array<twitter::detail::staged_chunk> staged_chunks;
   device_array<double> staged_far;
+  device_array<std::uint32_t> staged_cursor;
   device_array<std::uint32_t> staged_rest[pull_classes];
   std::uint32_t staged_rest_max_n[pull_classes] = {0, 0, 0, 0, 0};
   std::uint32_t staged_steps = 0;
@@ -266,13 +267,19 @@ struct twitter_backward_session::impl {
     staged_chunks.upload(staged.chunks);
     staged_counters.allocate(staged.num_steps);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
+    staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_steps = staged.num_steps;
-    // Bytes moved beyond the pull layout's: near entries (2 B), their starts (4 B per position),
-    // stage records and chunks, the far sums written and read (8 + 8 B per position).
-    std::uint64_t positions = 0;
+    // Bytes moved beyond the pull layout's: near entries (2 B) and their starts (4 B per
+    // position), stage records, chunks with their source shares (8 B each), and per chunk visit
+    // of a position its cursor and far sum read and written (24 B).
+    std::uint64_t positions = 0, visits = 0, sources = 0;
     for (const auto& record : staged.graphs) positions += g.graph_size(record.graph);
+    for (const auto& chunk : staged.chunks) {
+      visits += chunk.last - chunk.first;
+      sources += static_cast<std::uint64_t>(chunk.source_end - chunk.source_first);
+    }
     staged_bytes = 2 * staged.num_near + 4 * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
-                   sizeof(twitter::detail::staged_chunk) * staged.chunks.size() + 16 * positions;
+                   sizeof(twitter::detail::staged_chunk) * staged.chunks.size() + 8 * sources + 24 * visits;
   }
 
   /// The cooperative staged kernel over every staged graph (nothing when there are none).
@@ -281,7 +288,7 @@ struct twitter_backward_session::impl {
     k::staged_view view{pull_kernel_view(),       staged_graphs.ptr,         static_cast<std::uint32_t>(staged_graphs.size),
                         staged_stages.ptr,        staged_near_start.ptr,     staged_near.ptr,
                         staged_chunk_offsets.ptr, staged_chunks.ptr,         staged_steps,
-                        staged_far.ptr,           staged_counters.ptr};
+                        staged_far.ptr,           staged_cursor.ptr,         staged_counters.ptr};
     void* args[] = {&view};
     WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks>),
                                               dim3(staged_grid), dim3(staged_block), args, k::staged_shared_bytes, s));
@@ -488,7 +495,7 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   if (error & 2u) throw input_error("spreading graphs", 0, "an edge target lies outside its graph");
   if (error & 1u) throw cuda_error("twitter backward: queue overflow (a node was enqueued twice); this is a bug");
   if (error & k::pull_error_bit) throw cuda_error("twitter backward: a pull in-list names a position not yet final; this is a bug");
-  if (error & k::staged_error_bit) throw cuda_error("twitter backward: a staged near entry lies outside its window; this is a bug");
+  if (error & k::staged_error_bit) throw cuda_error("twitter backward: the staged layout is inconsistent (a near entry outside its window, a far cursor behind its stage or a stage past its limits); this is a bug");
   return ms / 1000.0;
 }
 

@@ -1,13 +1,14 @@
 // Staged sweep of the Large graphs (ours; docs/twitter.md "staged"; layout in
 // twitter/staged_layout.hpp). One cooperative grid; step k of every staged graph is:
 //   - critical: the graph's own block solves stage k level by level. A node's value is its base
-//     plus its far sum (computed at step k - 1) plus its near entries, whose shares (the previous
-//     stage and this one) sit in a shared-memory window; the stage's node records, near lists and
-//     base + far values are copied into shared memory once at the start of the stage, so a level
-//     costs shared-memory reads, a warp reduction, one division and a block barrier;
-//   - helpers: every block (critical blocks after their stage) takes chunks of the far sums of
-//     stage k + 1, which read only shares of stages before k (in the global share array);
-// then a grid barrier. Far entries are ~97% of the pulls on the RSG set, so the bulk of the work
+//     plus its far sum (complete since step k - 1) plus its near entries, whose shares (the
+//     previous stage and this one) sit in a shared-memory window; the stage's node records, near
+//     lists and base + far values are copied into shared memory once at the start of the stage,
+//     so a level costs shared-memory reads, a warp reduction, one division and a block barrier;
+//   - helpers: every block (critical blocks after their stage) takes chunks of positions of the
+//     stages after k and adds to their far sums their entries of stage k - 1, whose shares (final
+//     since the last barrier) it holds in shared memory;
+// then a grid barrier. Far entries are ~88% of the pulls on the RSG set, so the bulk of the work
 // is spread over the whole GPU while the dependent chain per level stays inside one SM. No atomics
 // on values (sums in a fixed order): a run is deterministic. Included only by twitter_backward.cu.
 #pragma once
@@ -32,6 +33,7 @@ struct staged_view {
   const twitter::detail::staged_chunk* chunks;
   std::uint32_t num_steps;
   double* far;                // N: far sums by graph offset + position
+  std::uint32_t* cursor;      // N: per position, its first in-list entry not yet in its far sum
   std::uint32_t* counters;    // num_steps chunk counters, zero at launch
 };
 
@@ -211,47 +213,68 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   prefetch_stage(gr, k + 1);
 }
 
-/// Sum of the shares of the 8 entries of `word4` below `bound` (final before this step), read
-/// from the global share array through L2; other entries (near ones, padding) count 0.
-__device__ __forceinline__ double far_unit(uint4 word4, std::uint32_t bound, const double* share) {
-  const std::uint32_t words[4] = {word4.x, word4.y, word4.z, word4.w};
-  double value[8];
-#pragma unroll
-  for (int h = 0; h < 8; ++h) {
-    const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
-    value[h] = u < bound ? __ldcg(share + u) : 0.0;
-  }
-  return ((value[0] + value[1]) + (value[2] + value[3])) + ((value[4] + value[5]) + (value[6] + value[7]));
-}
-
-/// Helper work of step k: warps take chunks of far sums from the step's counter until none is
-/// left; a warp sums one position's in-list at a time (two 16-byte units in flight per lane).
-__device__ void staged_helpers(const staged_view& v, std::uint32_t k) {
+/// Helper work of step k (k >= 1): blocks take chunks from the step's counter until none is left.
+/// A chunk's source shares (stage k - 1 of its graph, final since the last grid barrier, at most
+/// staged_max_stage_nodes) go to shared memory; then a thread per target position moves the
+/// position's cursor past its in-list entries of that stage (a sorted run, read four 16-byte
+/// units at a time) and adds their shares, in list order, to the position's far sum.
+template <int Block>
+__device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_source, std::uint32_t* s_chunk) {
   const std::uint64_t c0 = v.chunk_offsets[k];
   const auto total = static_cast<std::uint32_t>(v.chunk_offsets[k + 1] - c0);
-  const std::uint32_t lane = threadIdx.x % 32;
+  constexpr std::uint32_t batch = 4;  // 16-byte units per load round
   for (;;) {
-    std::uint32_t idx = 0;
-    if (lane == 0) idx = atomicAdd(v.counters + k, 1u);
-    idx = __shfl_sync(0xffffffffu, idx, 0);
-    if (idx >= total) break;
+    if (threadIdx.x == 0) *s_chunk = atomicAdd(v.counters + k, 1u);
+    __syncthreads();
+    const std::uint32_t idx = *s_chunk;
+    if (idx >= total) break;  // the same for every thread of the block
     const twitter::detail::staged_chunk chunk = v.chunks[c0 + idx];
     const pull_graph_ref gr = pull_graph_at(v.pull, v.graphs[chunk.staged].graph);
-    for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
-      const std::uint32_t end = gr.nodes[p + 1].in_begin / twitter::detail::pull_align;
-      std::uint32_t j = gr.nodes[p].in_begin / twitter::detail::pull_align + lane;
-      double acc0 = 0.0, acc1 = 0.0;
-      // In-list words are read once: streaming loads, so they do not push the shares out of L2.
-      for (; j + 32 < end; j += 64) {
-        const uint4 x = __ldcs(gr.units + j), y = __ldcs(gr.units + j + 32);
-        acc0 += far_unit(x, chunk.bound, gr.spill);
-        acc1 += far_unit(y, chunk.bound, gr.spill);
-      }
-      if (j < end) acc0 += far_unit(__ldcs(gr.units + j), chunk.bound, gr.spill);
-      double sum = acc0 + acc1;
-      for (std::uint32_t offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-      if (lane == 0) __stcg(v.far + gr.lo + p, sum);
+    const std::uint32_t source_first = chunk.source_first, source_end = chunk.source_end;
+    for (std::uint32_t i = threadIdx.x; i < source_end - source_first; i += Block) {
+      s_source[i] = __ldcg(gr.spill + source_first + i);
     }
+    __syncthreads();
+    for (std::uint32_t p = chunk.first + threadIdx.x; p < chunk.last; p += Block) {
+      const std::uint32_t begin = gr.nodes[p].in_begin, end = gr.nodes[p + 1].in_begin;
+      const double before = k == 1 ? 0.0 : __ldcg(v.far + gr.lo + p);
+      std::uint32_t e = begin + (k == 1 ? 0u : __ldcg(v.cursor + gr.lo + p));
+      double part = 0.0;
+      bool bad = false;
+      for (bool more = e < end; more;) {
+        const std::uint32_t unit = e / twitter::detail::pull_align;
+        uint4 w[batch];
+#pragma unroll
+        for (std::uint32_t i = 0; i < batch; ++i) {
+          w[i] = (unit + i) * twitter::detail::pull_align < end ? __ldcs(gr.units + unit + i)
+                                                               : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+        }
+        // The entries of this stage are the run from e of those below source_end (padding and
+        // later stages are above it); one below source_first would be a layout bug.
+        std::uint32_t passed = 0;
+#pragma unroll
+        for (std::uint32_t i = 0; i < batch; ++i) {
+          const std::uint32_t words[4] = {w[i].x, w[i].y, w[i].z, w[i].w};
+#pragma unroll
+          for (std::uint32_t h = 0; h < twitter::detail::pull_align; ++h) {
+            const std::uint32_t at = (unit + i) * twitter::detail::pull_align + h;
+            const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
+            const bool in = at >= e && at < end && u < source_end;
+            const bool ok = in && u >= source_first;
+            const double share = s_source[ok ? u - source_first : 0u];
+            part += ok ? share : 0.0;
+            passed += in ? 1u : 0u;
+            bad = bad || (in && !ok);
+          }
+        }
+        e += passed;
+        more = e == (unit + batch) * twitter::detail::pull_align && e < end;  // the whole round was this stage's
+      }
+      if (bad) atomicOr(v.pull.error, staged_error_bit);
+      __stcg(v.cursor + gr.lo + p, e - begin);
+      __stcg(v.far + gr.lo + p, before + part);
+    }
+    __syncthreads();  // s_source and s_chunk are reused by the next chunk
   }
 }
 
@@ -260,14 +283,15 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k) {
 template <int Block, int MinBlocks>
 __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view v) {
   extern __shared__ __align__(16) unsigned char staged_dynamic[];
+  __shared__ std::uint32_t s_chunk;
   const staged_shared sm = carve_staged(staged_dynamic);
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const bool critical = blockIdx.x < v.num_graphs;
   const staged_graph_ref gr = critical ? staged_graph_at(v, blockIdx.x) : staged_graph_ref{};
   for (std::uint32_t k = 0; k < v.num_steps; ++k) {
     if (critical && k < gr.num_stages) staged_critical<Block>(v, gr, k, sm);
-    staged_helpers(v, k);
-    grid.sync();  // stage k's shares and stage k + 1's far sums are final for step k + 1
+    if (k >= 1) staged_helpers<Block>(v, k, sm.acc, &s_chunk);  // sm.acc is free after the stage
+    grid.sync();  // stage k's shares and the far sums of stage k + 1 are final for step k + 1
   }
 }
 

@@ -113,27 +113,18 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
     layout.num_steps = std::max(layout.num_steps, record.num_stages);
     layout.graphs.push_back(record);
   }
-  // Step k: the far sums of stage k + 1 (from stage 2 on; stages 0 and 1 are all near).
+  // Step k >= 1: stage k - 1's shares into the far sums of stages k + 1 and later.
   layout.chunk_offsets.assign(1, 0);
   for (std::uint32_t k = 0; k < layout.num_steps; ++k) {
-    for (std::uint32_t j = 0; j < layout.graphs.size(); ++j) {
+    for (std::uint32_t j = 0; k >= 1 && j < layout.graphs.size(); ++j) {
       const staged_graph& record = layout.graphs[j];
-      const std::uint32_t s = k + 1;
-      if (s < 2 || s >= record.num_stages) continue;
-      const pull_graph_view v(g, pull, record.graph);
+      if (k + 1 >= record.num_stages) continue;
       const staged_stage* st = layout.stages.data() + record.stage_base;
-      const std::uint32_t bound = st[s - 1].first_position;
-      std::uint32_t first = st[s].first_position;
-      const std::uint32_t end = st[s + 1].first_position;
-      while (first < end) {
-        // Up to staged_chunk_entries padded entries (at least one node), at most 64 nodes.
-        std::uint32_t last = first + 1;
-        while (last < end && last - first < 64 &&
-               v.nodes[last + 1].in_begin - v.nodes[first].in_begin <= staged_chunk_entries) {
-          ++last;
-        }
-        layout.chunks.push_back({j, first, last, bound});
-        first = last;
+      const std::uint32_t end = st[record.num_stages].first_position;
+      for (std::uint32_t first = st[k + 1].first_position; first < end; first += staged_chunk_nodes) {
+        layout.chunks.push_back({j, first, std::min(end, first + staged_chunk_nodes),
+                                 static_cast<std::uint16_t>(st[k - 1].first_position),
+                                 static_cast<std::uint16_t>(st[k].first_position)});
       }
     }
     layout.chunk_offsets.push_back(layout.chunks.size());
@@ -157,10 +148,11 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       stalled[t] = pull.included[t] ? sweep_pull_graph(g, pull, t, r.influence.data(), share) : sweep_graph(g, t, r.influence.data(), scratch);
     }
   }
-  // Far sums come from the chunks of each step, as the device's helpers compute them; every
-  // position of stage 2 on must be covered exactly once, before its stage is solved.
+  // Far sums grow step by step from the chunks, as the device's helpers grow them: every position
+  // of stage s >= 2 must be visited at steps 1 .. s - 1, its cursor ending where its near list
+  // starts.
   far.assign(g.num_nodes(), 0.0);
-  std::vector<std::uint8_t> covered(g.num_nodes(), 0);
+  std::vector<std::uint32_t> cursor(g.num_nodes(), 0), visits(g.num_nodes(), 0);
   std::vector<std::vector<double>> shares(staged.graphs.size());
   for (std::uint32_t j = 0; j < staged.graphs.size(); ++j) shares[j].assign(g.graph_size(staged.graphs[j].graph), 0.0);
   for (std::uint32_t k = 0; k < staged.num_steps; ++k) {
@@ -181,7 +173,11 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       for (std::uint32_t l = st[k].first_level; l < st[k + 1].first_level; ++l) {
         const std::uint32_t level_first = v.levels[l].first_position;
         for (std::uint32_t p = level_first; p < v.levels[l + 1].first_position; ++p) {
-          if (k >= 2 && !covered[v.lo + p]) fault("far sum missing");
+          if (k >= 2) {
+            if (visits[v.lo + p] != k - 1) fault("far sum incomplete");
+            const auto [b, e] = v.entries_from(p, window_first);
+            if (v.sources + v.nodes[p].in_begin + cursor[v.lo + p] != b) fault("cursor not at the near list");
+          }
           double sum = 0.0;
           for (std::uint32_t e = near_start[p]; e < near_start[p + 1]; ++e) {
             if (near[e] < window_first || near[e] >= level_first) fault("near entry outside its window");
@@ -197,23 +193,29 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       }
       if (k == 0) stalled[record.graph] = pull.graphs[record.graph].num_stalled;
     }
-    // Helper work of step k: far sums of stage k + 1, from positions below the bound only.
+    // Helper work of step k: stage k - 1's shares into the far sums of later stages. A cursor
+    // (relative to the in-list start) passes the entries below source_end, which must not lie
+    // below source_first (those were passed at earlier steps).
     for (std::uint64_t c = staged.chunk_offsets[k]; c < staged.chunk_offsets[k + 1]; ++c) {
       const staged_chunk& chunk = staged.chunks[c];
       const staged_graph& record = staged.graphs[chunk.staged];
       const pull_graph_view v(g, pull, record.graph);
       const staged_stage* st = staged.stages.data() + record.stage_base;
-      if (chunk.bound != st[k].first_position || chunk.first < st[k + 1].first_position ||
-          chunk.last > st[k + 2].first_position) {
-        fault("chunk outside stage k + 1");
+      if (k == 0 || chunk.source_first != st[k - 1].first_position || chunk.source_end != st[k].first_position ||
+          chunk.first < st[k + 1].first_position || chunk.last > v.n) {
+        fault("chunk outside its step");
       }
       for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
-        if (covered[v.lo + p]++) fault("far sum computed twice");
-        double sum = 0.0;
-        for (std::uint32_t e = v.nodes[p].in_begin; e < v.nodes[p + 1].in_begin; ++e) {
-          if (v.sources[e] < chunk.bound) sum += shares[chunk.staged][v.sources[e]];
+        if (visits[v.lo + p]++ != k - 1) fault("far sum visited out of order");
+        const std::uint32_t begin = v.nodes[p].in_begin, end = v.nodes[p + 1].in_begin;
+        std::uint32_t e = begin + (k == 1 ? 0 : cursor[v.lo + p]);
+        double part = 0.0;
+        for (; e < end && v.sources[e] < chunk.source_end; ++e) {
+          if (v.sources[e] < chunk.source_first) fault("cursor behind its source stage");
+          part += shares[chunk.staged][v.sources[e]];
         }
-        far[v.lo + p] = sum;
+        cursor[v.lo + p] = e - begin;
+        far[v.lo + p] = (k == 1 ? 0.0 : far[v.lo + p]) + part;
       }
     }
   }

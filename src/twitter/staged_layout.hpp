@@ -3,10 +3,11 @@
 // into stages of consecutive levels; a node's in-list is split at the first position of the stage
 // before its own: the "far" prefix (predecessors at least one whole stage back) and the "near"
 // suffix (the previous stage and its own). On the device, one block per graph (the critical block)
-// solves stage s level by level from the near lists alone, while every block of the grid computes
-// the far sums of stage s + 1, which depend only on stages before s; a grid barrier separates the
-// steps. The dependent chain per level then touches shared memory only, and the bulk of the
-// pulls (the far entries, ~97% on the RSG set) runs spread over the whole GPU. Plain C++.
+// solves stage k level by level from the near lists alone, while every block of the grid adds the
+// shares of stage k - 1 (just final, held in shared memory) to the far sums of the stages after
+// k; a grid barrier separates the steps. The dependent chain per level then touches shared memory
+// only, and the bulk of the pulls (the far entries, ~88% on the RSG set) runs spread over the
+// whole GPU. Plain C++.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,8 @@ inline constexpr std::uint32_t staged_window = 2048;
 inline constexpr std::uint32_t staged_max_stage_nodes = staged_window / 2;
 inline constexpr std::uint32_t staged_max_stage_levels = 64;
 inline constexpr std::uint32_t staged_max_stage_near = 16384;
-/// Padded in-list entries per far-sum chunk (a warp's unit of helper work), at least one node.
-inline constexpr std::uint32_t staged_chunk_entries = 4096;
+/// Target positions per far-sum chunk (a block's unit of helper work, a thread per position).
+inline constexpr std::uint32_t staged_chunk_nodes = 256;
 
 /// One staged graph; its stages are stages[stage_base .. stage_base + num_stages] (a sentinel
 /// stage at the end: the level count and n), its near entries start at near_base.
@@ -43,13 +44,16 @@ struct staged_stage {
 };
 static_assert(sizeof(staged_stage) == 8);
 
-/// Helper work of one step: the far sums of positions [first, last) of staged graph `staged`,
-/// summing the in-list entries below `bound` (the first position of the stage before theirs).
+/// Helper work of step k (k >= 1): for the positions [first, last) of staged graph `staged` (all
+/// in stages k + 1 and later), add to their far sums the shares of their in-list entries in
+/// stage k - 1, the positions [source_first, source_end). The entries of one source stage are
+/// contiguous in a sorted in-list, so each position keeps a cursor that moves past them.
 struct staged_chunk {
   std::uint32_t staged;
   std::uint32_t first;
   std::uint32_t last;
-  std::uint32_t bound;
+  std::uint16_t source_first;
+  std::uint16_t source_end;
 };
 static_assert(sizeof(staged_chunk) == 16);
 
@@ -60,8 +64,8 @@ struct staged_layout {
   /// near entry of each position, relative to its graph's near_base; only staged graphs are set.
   std::vector<std::uint32_t> near_start;
   std::vector<std::uint16_t> near;  // near entries (positions), in position order
-  /// Step k computes the far sums of stage k + 1 of every graph: chunks[chunk_offsets[k] ..
-  /// chunk_offsets[k + 1]]. num_steps = the most stages of any staged graph.
+  /// Step k adds stage k - 1's shares to the far sums of every later stage but k: chunks[
+  /// chunk_offsets[k] .. chunk_offsets[k + 1]]. num_steps = the most stages of any staged graph.
   std::vector<std::uint64_t> chunk_offsets;
   std::vector<staged_chunk> chunks;
   std::uint32_t num_steps = 0;
@@ -76,8 +80,9 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
                                   const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs);
 
 /// The staged sweep done on the host, in the device's data order (stage by stage: base plus the
-/// far sum, plus the near sum, every near entry checked to lie in its window); graphs not in
-/// `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault. For
+/// far sum, plus the near sum, every near entry checked to lie in its window; far sums grown
+/// chunk by chunk through per-position cursors, each checked to stop where its near list starts);
+/// graphs not in `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault. For
 /// tests: equals backward_sequential to rounding, exactly with integer shares.
 influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged);
 
