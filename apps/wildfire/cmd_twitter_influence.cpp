@@ -166,7 +166,7 @@ void setup(CLI::App& parent) {
   cmd->add_option("--tu-base", opts->tu_base, "index base of TU files: auto | 0 | 1")->capture_default_str();
   cmd->add_option("--device", opts->device, "cpu | gpu | auto")->capture_default_str();
   cmd->add_option("-p,--threads", opts->threads, "CPU threads (0: all; 1: the sequential reference)")->capture_default_str();
-  cmd->add_option("--gpu-variant", opts->gpu_variant_name, "auto (= shared-pull) | shared-pull | staged | thesis | topological | queue | vertex-array | edge-array")->capture_default_str();
+  cmd->add_option("--gpu-variant", opts->gpu_variant_name, "auto (= staged) | shared-pull | staged | thesis | topological | queue | vertex-array | edge-array")->capture_default_str();
   cmd->add_option("--on-cycle", opts->on_cycle, "report (nodes on cycles keep partial values) | error")->capture_default_str();
   cmd->add_option("--top", opts->top, "users to list (0: all)")->capture_default_str();
   cmd->add_option("--rank-by", opts->rank_by, "total | mean")->capture_default_str();

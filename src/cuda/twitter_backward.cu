@@ -421,7 +421,7 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   auto chosen = [&](int c) { return ((categories >> c) & 1u) != 0; };
   auto list = [&](int c) -> const device_array<std::uint32_t>& { return chosen(c) ? d.lists[c] : no_graphs; };
   // The edge array needs COO sources (preparation, outside the timed region as in the thesis).
-  if (variant == gpu_variant::automatic) variant = gpu_variant::shared_pull;
+  if (variant == gpu_variant::automatic) variant = gpu_variant::staged;
   const bool tuned = variant == gpu_variant::thesis || variant == gpu_variant::topological;
   if (variant == gpu_variant::edge_array || (tuned && d.lists[1].size > 0)) d.ensure_sources();
   if (variant == gpu_variant::topological) d.ensure_split();

@@ -24,8 +24,8 @@ class twitter_backward_session {
 
   /// One backward phase (initialisation, in-degree count, sweep, stalled count) with `variant`
   /// (`thesis`: edge array for Small, queue for Medium and Large, run concurrently on three
-  /// streams; `automatic` = `shared_pull`, whose levels and stalled nodes come from the layout
-  /// the constructor built, so its timed region is the sweep alone). Blocking; returns the
+  /// streams; `automatic` = `staged`; the pull variants' levels and stalled nodes come from the
+  /// layout the constructor built, so their timed region is the sweep alone). Blocking; returns the
   /// device time in seconds (CUDA events). Only the graphs of the categories set in the mask
   /// `categories` are swept (per-category timings, thesis Table 7.4); the influence of the
   /// others is then left as it was.

@@ -22,7 +22,8 @@ namespace wildfire::twitter {
 /// larger graphs go to the queue kernel. `staged` (ours) is `shared_pull` except for the Large
 /// graphs with long chains of levels, which one cooperative grid sweeps stage by stage: a block
 /// per graph follows the dependent levels while the whole GPU sums the pulls from earlier stages
-/// (docs/twitter.md). `automatic` is `shared_pull`.
+/// (docs/twitter.md). `automatic` is `staged` (measured 4x faster than `shared_pull` on the
+/// thesis-sized RSG set, docs/benchmarks.md; without cooperative launch it is `shared_pull`).
 enum class gpu_variant { automatic, queue, vertex_array, edge_array, topological, shared_pull, thesis, staged };
 gpu_variant parse_gpu_variant(const std::string& text);  // config_error("--gpu-variant")
 const char* to_string(gpu_variant v) noexcept;
