@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
 # GPU IMM speed (issue 7): the CUDA GPU tests, then `gpu_sampling_bench --imm 0.05` (IMM k = 50,
 # WC, IC, seed 1; reused and fresh final sets; unprofiled runs and one profiled run) on
-# soc-Epinions1, LJ-like and Orkut-like; then the same with one change switched off at a time
-# (benchmark knobs: WF_CUDA_WARP_MIN_BLOCKS = 1 or 8 instead of the default register cap 6,
-# WF_CUDA_SMALL_SETS=0: no lane-per-sample pass, WF_CUDA_PERSISTENT_GREEDY=0: two-launch greedy
-# steps). GPU seeds against the CPU's on soc-Epinions1.
-# For one H100/H200 with 16 cores, run from the repository root with $OUT set; about 4-5 minutes
-# (each section checks the time left). Writes under $OUT/imm-speed/ and prints a summary.
+# soc-Epinions1, LJ-like and Orkut-like; GPU seeds against the CPU's on soc-Epinions1.
+# For one H100/H200 with 16 cores, run from the repository root with $OUT set; about 4 minutes
+# (each large graph checks the time left). Writes under $OUT/imm-speed/ and prints a summary.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 out="$OUT/imm-speed"; mkdir -p "$out" "$out/graphs"
@@ -15,7 +12,7 @@ gen=.carry/tools/gen_powerlaw.py
 build=build-device
 wf=$build/apps/wildfire/wildfire
 bench=$build/bench/gpu_sampling_bench
-budget=${WF_IMM_SPEED_BUDGET_S:-290}
+budget=${WF_IMM_SPEED_BUDGET_S:-230}
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 )); }
 have_time() { (( $(elapsed) < $1 )); }
@@ -61,11 +58,7 @@ imm_bench() {
 
 echo "== soc-Epinions1 ($(elapsed) s)"
 epinions="$data/soc-Epinions1.txt.gz"
-imm_bench epinions "$epinions" 60 5
-imm_bench epinions_minblocks1 "$epinions" 30 3 WF_CUDA_WARP_MIN_BLOCKS=1
-imm_bench epinions_minblocks8 "$epinions" 30 3 WF_CUDA_WARP_MIN_BLOCKS=8
-imm_bench epinions_no_small_pass "$epinions" 30 3 WF_CUDA_SMALL_SETS=0
-imm_bench epinions_two_launch_greedy "$epinions" 30 3 WF_CUDA_PERSISTENT_GREEDY=0
+imm_bench epinions "$epinions" 60 9
 # Seeds against the CPU (16 threads), reused and fresh final sets.
 for mode in reuse fresh; do
   flag=""; [[ $mode == reuse ]] && flag="--reuse-rrsets"
@@ -85,16 +78,7 @@ for big in lj orkut; do
   if [[ $big == lj ]]; then wait $gen_lj; else wait $gen_orkut; fi
   $wf convert -i "$out/graphs/${big}_like.txt" -w wc -o "$out/graphs/${big}_like.wfg" > "$out/convert_$big.log" 2>&1
   rm -f "$out/graphs/${big}_like.txt"
-  if have_time $((budget - 60)); then imm_bench "$big" "$out/graphs/${big}_like.wfg" 60 2; else echo "skipped $big (time)"; fi
-  # Each change switched off in turn (benchmark knobs), one unprofiled and one profiled run each.
-  for knob in WF_CUDA_WARP_MIN_BLOCKS=1 WF_CUDA_WARP_MIN_BLOCKS=8 WF_CUDA_SMALL_SETS=0 WF_CUDA_PERSISTENT_GREEDY=0; do
-    if have_time $((budget - 40)); then
-      tag=$(echo "${knob#WF_CUDA_}" | tr 'A-Z=' 'a-z_')
-      imm_bench "${big}_$tag" "$out/graphs/${big}_like.wfg" 30 1 "$knob"
-    else
-      echo "skipped $big $knob (time)"
-    fi
-  done
+  if have_time $((budget - 30)); then imm_bench "$big" "$out/graphs/${big}_like.wfg" 60 3; else echo "skipped $big (time)"; fi
   rm -f "$out/graphs/${big}_like.wfg"
 done
 rm -rf "$out/graphs"

@@ -4,17 +4,13 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
-#include <cstdlib>
 #include <limits>
-#include <string>
 #include <vector>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include "cuda/max_coverage_hot_kernels.cuh"
 #include "cuda/max_coverage_kernels.cuh"
-#include "cuda/max_coverage_persistent_kernels.cuh"
 
 namespace wildfire::cuda {
 namespace {
@@ -37,19 +33,6 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
   WF_CUDA_CHECK(cudaGetDevice(&device));
   WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   cover_grid_ = static_cast<unsigned>(std::max(sm_count, 1)) * 8;
-  int cooperative = 0;
-  WF_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-  int per_sm = 0;
-  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::persistent_greedy,
-                                                              kernels::persistent_threads, 0));
-  // Every block must be resident for the grid syncs. WF_CUDA_PERSISTENT_GREEDY=0 keeps the
-  // two-launch steps (a benchmark knob).
-  const char* persistent = std::getenv("WF_CUDA_PERSISTENT_GREEDY");
-  if (persistent != nullptr && std::string(persistent) == "0") cooperative = 0;
-  if (cooperative != 0 && per_sm > 0) {
-    persistent_grid_ = static_cast<unsigned>(std::max(sm_count, 1)) *
-                       std::min(static_cast<unsigned>(per_sm), kernels::persistent_blocks_per_sm);
-  }
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
@@ -94,31 +77,9 @@ void device_max_coverage::add_segment(const rr_store& store) {
   WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, counts_.data(), segment.offsets.data(), plus_u64{},
                                                std::uint64_t{0}, static_cast<std::uint64_t>(n_), stream_));
   grow_buffer(scratch_, *budget_, std::max<std::size_t>(scan_bytes, 1), 0, stream_, "CUB scan scratch");
-  // Segments after the first know the counts so far: their largest are hot (summed per block).
-  const bool hot = first_set > 0 && members > 0 && n_ > 0;
-  // Each block of the hot kernels takes a contiguous share (at least 8,192 members) and sums its
-  // hot updates in shared memory: a few blocks per SM.
-  const unsigned hot_grid = static_cast<unsigned>(std::min<std::uint64_t>(members / 8192 + 1, cover_grid_));
-  if (hot) {
-    grow_buffer(hot_slot_, *budget_, n_, 0, stream_, "greedy hot slots");
-    grow_buffer(hot_vertex_, *budget_, kernels::hot_capacity, 0, stream_, "greedy hot vertices");
-    grow_buffer(persistent_meta_, *budget_, kernels::meta_words, 0, stream_, "greedy counters");
-    WF_CUDA_CHECK(cudaMemsetAsync(persistent_meta_.data(), 0, kernels::hot_meta_words * sizeof(unsigned), stream_));
-    kernels::hot_histogram<<<blocks_for(n_), kernels::hot_block_threads, 0, stream_>>>(base_counts_.data(), n_,
-                                                                                        persistent_meta_.data());
-    WF_CUDA_CHECK(cudaGetLastError());
-    kernels::hot_assign<<<blocks_for(n_), kernels::cover_block_threads, 0, stream_>>>(
-        base_counts_.data(), n_, persistent_meta_.data(), hot_slot_.data(), hot_vertex_.data());
-    WF_CUDA_CHECK(cudaGetLastError());
-  }
   // The working counts hold the segment's counts, then serve as its scatter cursors.
   WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
-  if (hot) {
-    kernels::count_members_hot<<<hot_grid, kernels::hot_block_threads, 0, stream_>>>(
-        store.members() + indexed_members_, members, hot_slot_.data(), hot_vertex_.data(), persistent_meta_.data(),
-        counts_.data());
-    WF_CUDA_CHECK(cudaGetLastError());
-  } else if (members > 0) {
+  if (members > 0) {
     kernels::count_members<<<blocks_for(members), kernels::cover_block_threads, 0, stream_>>>(
         store.members() + indexed_members_, members, counts_.data());
     WF_CUDA_CHECK(cudaGetLastError());
@@ -137,15 +98,9 @@ void device_max_coverage::add_segment(const rr_store& store) {
   }
   if (members > 0) {
     WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
-    if (hot) {
-      kernels::scatter_index_hot<<<hot_grid, kernels::hot_block_threads, 0, stream_>>>(
-          store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
-          segment.sets.data(), hot_slot_.data(), hot_vertex_.data(), persistent_meta_.data());
-    } else {
-      kernels::scatter_index<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
-          store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
-          segment.sets.data());
-    }
+    kernels::scatter_index<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
+        store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
+        segment.sets.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
   segments_.push_back(std::move(segment));
@@ -226,9 +181,9 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
     kernels::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_counts_.data(), top, out);
     WF_CUDA_CHECK(cudaGetLastError());
   };
-  const bool persistent = !bound && persistent_steps(store, wanted, k, per_round, best, gained);
-  for (std::uint64_t step = 0; step < wanted && !persistent; ++step) {
+  for (std::uint64_t step = 0; step < wanted; ++step) {
     top_k_sum(top_sums + step);
+    // A grid of a few blocks per SM strides over the counts: one atomic per block at the end.
     kernels::argmax_count<<<std::min(blocks_for(n_), cover_grid_), kernels::cover_block_threads, 0, stream_>>>(
         counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
     WF_CUDA_CHECK(cudaGetLastError());
@@ -265,53 +220,6 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   }
   result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, store.num_sets());
   return result;
-}
-
-bool device_max_coverage::persistent_steps(const rr_store& store, std::uint64_t steps, std::uint32_t k,
-                                           std::uint32_t per_round, unsigned long long* best,
-                                           unsigned long long* gained) {
-  if (persistent_grid_ == 0 || n_ == 0) return false;
-  if (steps == 0) return true;
-  grow_buffer(hot_slot_, *budget_, n_, 0, stream_, "greedy hot slots");
-  grow_buffer(hot_vertex_, *budget_, kernels::hot_capacity, 0, stream_, "greedy hot vertices");
-  grow_buffer(persistent_meta_, *budget_, kernels::meta_words, 0, stream_, "greedy counters");
-  grow_buffer(chunks_, *budget_, store.num_members() / kernels::cover_chunk + 1, 0, stream_, "greedy chunk list");
-  WF_CUDA_CHECK(cudaMemsetAsync(persistent_meta_.data(), 0, kernels::meta_words * sizeof(unsigned), stream_));
-  kernels::persistent_greedy_args a{};
-  a.offsets = store.offsets();
-  a.members = store.members();
-  a.index.count = static_cast<unsigned>(segments_.size());
-  for (std::size_t i = 0; i < segments_.size(); ++i) {
-    a.index.offsets[i] = segments_[i].offsets.data();
-    a.index.sets[i] = segments_[i].sets.data();
-  }
-  a.covered = covered_.data();
-  a.counts = counts_.data();
-  a.selected = flags_.data();
-  a.round_used = round_used_.data();
-  a.n = n_;
-  a.per_round = per_round;
-  a.k = k;
-  a.steps = steps;
-  a.best = best;
-  a.gained = gained;
-  a.hot_slot = hot_slot_.data();
-  a.hot_vertex = hot_vertex_.data();
-  a.meta = persistent_meta_.data();
-  a.chunks = chunks_.data();
-  void* args[] = {&a};
-  const cudaError_t status = cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernels::persistent_greedy),
-                                                         dim3(persistent_grid_), dim3(kernels::persistent_threads),
-                                                         args, 0, stream_);
-  if (status == cudaErrorCooperativeLaunchTooLarge || status == cudaErrorNotSupported) {
-    // The grid cannot be co-resident here after all (a shared or partitioned device): the
-    // two-launch steps from now on. Launch errors are not sticky.
-    (void)cudaGetLastError();
-    persistent_grid_ = 0;
-    return false;
-  }
-  WF_CUDA_CHECK(status);
-  return true;
 }
 
 std::uint64_t device_max_coverage::coverage(const rr_store& store, std::span<const std::uint32_t> seeds) {

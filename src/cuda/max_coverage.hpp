@@ -62,10 +62,6 @@ class device_max_coverage {
   /// used up. Asynchronous on the stream.
   void update_index(const rr_store& store, std::uint64_t store_epoch);
   void add_segment(const rr_store& store);
-  /// All `steps` greedy steps in one cooperative launch (max_coverage_persistent_kernels.cuh);
-  /// false when the device cannot run it (then the caller takes the two-launch steps).
-  bool persistent_steps(const rr_store& store, std::uint64_t steps, std::uint32_t k, std::uint32_t per_round,
-                        unsigned long long* best, unsigned long long* gained);
 
   struct index_segment {
     device_buffer<std::uint64_t> offsets;  // n + 1: vertex v's sets are sets[offsets[v] .. offsets[v+1])
@@ -74,7 +70,6 @@ class device_max_coverage {
 
   std::uint32_t n_;
   unsigned cover_grid_ = 1;  // blocks of a cover step
-  unsigned persistent_grid_ = 0;  // blocks of the cooperative greedy; 0: not supported
   memory_budget* budget_;
   cudaStream_t stream_;
   std::uint64_t index_epoch_ = ~0ULL;
@@ -94,10 +89,6 @@ class device_max_coverage {
   device_buffer<unsigned long long> step_results_;  // best, gained, top-k sum per step
   device_buffer<std::uint32_t> round_used_;    // seeds taken per round
   device_buffer<unsigned char> scratch_;
-  device_buffer<std::uint16_t> hot_slot_;      // n: the persistent greedy's shared-memory slot
-  device_buffer<std::uint32_t> hot_vertex_;    // its hot vertices
-  device_buffer<unsigned> persistent_meta_;    // its histogram and counters
-  device_buffer<unsigned long long> chunks_;   // its (set, chunk) work list
 };
 
 }  // namespace wildfire::cuda

@@ -16,6 +16,8 @@ unsigned grid_for(std::uint64_t items, unsigned per_block) {
   return static_cast<unsigned>(blocks == 0 ? 1 : (blocks > 65535 ? 65535 : blocks));
 }
 
+std::uint64_t align_up(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
+
 }  // namespace
 
 rr_store::rr_store(memory_budget& budget) : budget_(&budget) {
@@ -41,44 +43,54 @@ void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
   const std::uint64_t bound = std::min<std::uint64_t>(staged.arena_used, staged.arena.size());
   const std::uint64_t most_big = std::min<std::uint64_t>(count, bound / 33 + 1);  // sets of > 32 members
   reserve(count, bound, stream);
-  grow_buffer(batch_offsets_, *budget_, count + 1, 0, stream, "RR batch offsets");
-  grow_buffer(gathered_, *budget_, std::max<std::uint64_t>(bound, 1), 0, stream, "RR batch gather buffer");
-  grow_buffer(big_segments_, *budget_, 2 * most_big + 1, 0, stream, "RR batch large-set list");
+  // The scratch block: batch offsets (count + 1) and the large-set count, then the large sets'
+  // begins and ends (64-bit words); the gather buffer (bound members); CUB's storage. CUB's needs
+  // grow with items and segments, so asking for the bounds sizes the block before any kernel.
+  // Separate buffers each cost a cudaMalloc and a cudaFree whenever the batches grow.
+  const std::uint64_t gather_at = align_up((count + 2 + 2 * most_big) * sizeof(std::uint64_t));
+  const std::uint64_t cub_at = gather_at + align_up(std::max<std::uint64_t>(bound, 1) * sizeof(std::uint32_t));
+  std::size_t scan_bytes = 0;
+  std::size_t sort_bytes = 0;
+  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, staged.set_size.data(),
+                                              static_cast<std::uint64_t*>(nullptr), count + 1, stream));
+  WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+      nullptr, sort_bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+      static_cast<std::int64_t>(bound), static_cast<std::int64_t>(most_big), static_cast<std::uint64_t*>(nullptr),
+      static_cast<std::uint64_t*>(nullptr), stream));
+  grow_buffer(scratch_, *budget_, cub_at + std::max<std::size_t>({scan_bytes, sort_bytes, 1}), 0, stream,
+              "RR batch scratch");
+  auto* batch_offsets = reinterpret_cast<std::uint64_t*>(scratch_.data());
+  auto* num_big = reinterpret_cast<unsigned long long*>(batch_offsets + count + 1);
+  std::uint64_t* big_begin = batch_offsets + count + 2;
+  std::uint64_t* big_end = big_begin + most_big;
+  auto* gathered = reinterpret_cast<std::uint32_t*>(scratch_.data() + gather_at);
+  void* cub_storage = scratch_.data() + cub_at;
+  const std::size_t cub_bytes = scratch_.size() - cub_at;
+  std::size_t bytes = cub_bytes;
   // Offsets of the batch's sets in sample order: exclusive scan over the sizes (count + 1 items,
   // the last size is 0, so batch_offsets[count] is the batch's member total).
-  std::size_t scan_bytes = 0;
-  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, staged.set_size.data(), batch_offsets_.data(),
-                                              count + 1, stream));
-  grow_buffer(sort_scratch_, *budget_, scan_bytes, 0, stream, "CUB scan scratch");
-  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(sort_scratch_.data(), scan_bytes, staged.set_size.data(),
-                                              batch_offsets_.data(), count + 1, stream));
-  std::uint64_t* big_begin = big_segments_.data() + 1;
-  std::uint64_t* big_end = big_begin + most_big;
-  auto* num_big = reinterpret_cast<unsigned long long*>(big_segments_.data());
-  WF_CUDA_CHECK(cudaMemsetAsync(num_big, 0, sizeof(std::uint64_t), stream));
+  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_storage, bytes, staged.set_size.data(),
+                                              batch_offsets, count + 1, stream));
+  WF_CUDA_CHECK(cudaMemsetAsync(num_big, 0, sizeof(unsigned long long), stream));
   kernels::gather_staged_sets<<<grid_for(count * 32, 256), 256, 0, stream>>>(
-      staged.arena.data(), staged.set_start.data(), batch_offsets_.data(), count, members_end(), gathered_.data(),
-      big_begin, big_end, num_big);
+      staged.arena.data(), staged.set_start.data(), batch_offsets, count, members_end(), gathered, big_begin, big_end,
+      num_big);
   WF_CUDA_CHECK(cudaGetLastError());
-  kernels::append_offsets<<<grid_for(count, 256), 256, 0, stream>>>(batch_offsets_.data(), count, num_members_,
+  kernels::append_offsets<<<grid_for(count, 256), 256, 0, stream>>>(batch_offsets, count, num_members_,
                                                                      offsets_end());
   WF_CUDA_CHECK(cudaGetLastError());
-  WF_CUDA_CHECK(cudaMemcpyAsync(host_counts_, batch_offsets_.data() + count, sizeof(std::uint64_t),
-                                cudaMemcpyDeviceToHost, stream));
-  WF_CUDA_CHECK(cudaMemcpyAsync(host_counts_ + 1, num_big, sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream));
+  // The member total and the large-set count sit side by side: one copy.
+  WF_CUDA_CHECK(cudaMemcpyAsync(host_counts_, batch_offsets + count, 2 * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                                stream));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream));
   const std::uint64_t total = host_counts_[0];
   const std::uint64_t big = host_counts_[1];
   if (big > 0) {
     // The sets of more than 32 members, sorted from the gather buffer into their places.
-    std::size_t sort_bytes = 0;
-    WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, sort_bytes, gathered_.data(), members_end(),
+    bytes = cub_bytes;
+    WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(cub_storage, bytes, gathered, members_end(),
                                                      static_cast<std::int64_t>(total), static_cast<std::int64_t>(big),
                                                      big_begin, big_end, stream));
-    grow_buffer(sort_scratch_, *budget_, sort_bytes, 0, stream, "CUB segmented-sort scratch");
-    WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(sort_scratch_.data(), sort_bytes, gathered_.data(),
-                                                     members_end(), static_cast<std::int64_t>(total),
-                                                     static_cast<std::int64_t>(big), big_begin, big_end, stream));
   }
   commit(count, total);
 }

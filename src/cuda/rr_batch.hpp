@@ -61,20 +61,16 @@ class rr_store {
   void release() noexcept {
     clear();
     members_.reset();
-    batch_offsets_.reset();
-    gathered_.reset();
-    big_segments_.reset();
-    sort_scratch_.reset();
+    scratch_.reset();
   }
 
  private:
   memory_budget* budget_;
   device_buffer<std::uint64_t> offsets_;  // num_sets + 1 used; offsets[0] == 0
   device_buffer<std::uint32_t> members_;
-  device_buffer<std::uint64_t> batch_offsets_;
-  device_buffer<std::uint32_t> gathered_;
-  device_buffer<std::uint64_t> big_segments_;  // [0]: count, then begins and ends of a batch's large sets
-  device_buffer<unsigned char> sort_scratch_;
+  // A batch's offsets, large-set count and list, gather buffer and CUB storage, in one block so
+  // that a batch allocates at most once (rr_batch.cu lays it out).
+  device_buffer<unsigned char> scratch_;
   std::uint64_t num_sets_ = 0;
   std::uint64_t num_members_ = 0;
   std::uint64_t* host_counts_ = nullptr;  // pinned: a batch's member total and large-set count

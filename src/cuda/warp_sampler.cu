@@ -2,8 +2,6 @@
 #include "cuda/warp_sampler.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
 #include "cuda/warp_sampler_kernels.cuh"
 #include "cuda/warp_sampler_small_kernels.cuh"
@@ -13,20 +11,6 @@ namespace {
 
 /// Members per warp in global memory on the first pass; larger sets take the retry path.
 constexpr std::uint64_t default_stage_capacity = 16384;
-
-using warp_kernel = void (*)(graph_view, kernels::warp_sampler_args);
-
-/// The warp traversal for `model`. IC takes the register-capped build of 6 blocks (48 warps) per
-/// SM unless WF_CUDA_WARP_MIN_BLOCKS says 1 (uncapped: 64 registers, 32 warps) or 8 (32
-/// registers, 64 warps); a benchmark knob (scripts/device/imm-speed.sh compares them).
-warp_kernel warp_kernel_for(diffusion_model model) {
-  if (model != diffusion_model::ic) return kernels::warp_rr_sets<false>;
-  const char* text = std::getenv("WF_CUDA_WARP_MIN_BLOCKS");
-  const std::string choice = text != nullptr ? text : "";
-  if (choice == "1") return kernels::warp_rr_sets<true, 1>;
-  if (choice == "8") return kernels::warp_rr_sets<true, 8>;
-  return kernels::warp_rr_sets<true, 6>;
-}
 
 }  // namespace
 
@@ -40,7 +24,7 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   int blocks_per_sm = 0;
   WF_CUDA_CHECK(cudaGetDevice(&device));
   WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  kernel_ = warp_kernel_for(params.model);
+  kernel_ = params.model == diffusion_model::ic ? kernels::warp_rr_sets<true> : kernels::warp_rr_sets<false>;
   WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel_,
                                                               kernels::warp_sampler_block_threads, 0));
   const std::uint64_t max_warps = static_cast<std::uint64_t>(std::max(sm_count, 1)) *
@@ -66,10 +50,8 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   visited_ = device_buffer<std::uint32_t>(budget, num_warps_ * words_per_warp_, "warp-sampler visited bitmaps");
   stage_ = device_buffer<std::uint32_t>(budget, num_warps_ * stage_capacity_, "warp-sampler overflow queues");
   counters_ = device_buffer<counters>(budget, 1, "warp-sampler counters");
-  // WF_CUDA_SMALL_SETS=0 turns the lane-per-sample pass off (a benchmark knob, as above).
-  const char* small = std::getenv("WF_CUDA_SMALL_SETS");
-  const bool small_wanted = small == nullptr || std::string(small) != "0";
-  if (small_wanted && params.model == diffusion_model::ic && params.rounds <= 1 && graph.num_vertices > 0) {
+  // The lane-per-sample pass: single-round IC only.
+  if (params.model == diffusion_model::ic && params.rounds <= 1 && graph.num_vertices > 0) {
     int small_per_sm = 0;
     WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&small_per_sm, kernels::small_rr_sets,
                                                                 kernels::small_block_threads, 0));

@@ -59,7 +59,7 @@ class warp_sampler {
   /// Checks the launch, copies the counters to the host and synchronises.
   void finish_launch();
 
-  void (*kernel_)(graph_view, kernels::warp_sampler_args) = nullptr;  // the warp traversal (model, register cap)
+  void (*kernel_)(graph_view, kernels::warp_sampler_args) = nullptr;  // the warp traversal for the model
   graph_view graph_;
   ic_block_view blocks_;
   sampling_params params_;
