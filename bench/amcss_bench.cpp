@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
                o.name, graph.num_vertices, graph.num_edges, load_seconds, graph.provenance.weight_model, o.epsilon,
                o.realizations, threads, o.budget_seconds, version_string, git_commit);
     fmt::print("| graph | model | b | eta | algorithm | device | R done | mean cost | rounds | generate s | select s "
-               "| update s | diffuse s | total s / realization | sets generated | sets reused | sets repaired | peak set MB |\n");
-    fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+               "| update s | diffuse s | total s / realization | sets generated | sets reused | sets repaired | sets dropped | peak set MB | regrowths |\n");
+    fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::fflush(stdout);
     for (const auto& model_name : o.models) {
       const diffusion_model model = parse_diffusion_model(model_name, "--models");
@@ -139,12 +139,13 @@ int main(int argc, char** argv) {
               if (!last.finished) {
                 // Stopped by --time-limit: its time is a lower bound on this configuration's.
                 fmt::print("| {} | {} | {} | {} | {} | {} | unfinished (realization {}: {} of {} active) | - | {} | {:.3f} "
-                           "| {:.3f} | {:.3f} | {:.3f} | > {:.1f} | {} | {} | {} | {:.0f} |\n",
+                           "| {:.3f} | {:.3f} | {:.3f} | > {:.1f} | {} | {} | {} | {} | {:.0f} | {} |\n",
                            o.name, model_name, a.batch, a.eta, adaptive::to_string(a.algorithm),
                            result.device == "cpu" ? fmt::format("cpu x{}", threads) : result.device, r, last.activated,
                            a.eta, last.rounds, last.seconds.generate, last.seconds.select, last.seconds.update,
                            last.seconds.diffuse, last.seconds.total, last.sets_generated, last.sets_reused,
-                           last.sets_repaired, static_cast<double>(last.peak_bytes) / 1e6);
+                           last.sets_repaired, last.sets_dropped, static_cast<double>(last.peak_bytes) / 1e6,
+                           last.storage_regrowths);
                 std::fflush(stdout);
                 break;
               }
@@ -153,7 +154,8 @@ int main(int argc, char** argv) {
             }
             if (done.empty()) continue;
             adaptive::phase_seconds mean;
-            double cost = 0, rounds = 0, generated = 0, reused = 0, repaired = 0, peak_mb = 0;
+            double cost = 0, rounds = 0, generated = 0, reused = 0, repaired = 0, dropped = 0, peak_mb = 0,
+                   regrowths = 0;
             const double count = static_cast<double>(done.size());
             for (const auto& d : done) {
               cost += d.total_cost / count;
@@ -161,6 +163,8 @@ int main(int argc, char** argv) {
               generated += static_cast<double>(d.sets_generated) / count;
               reused += static_cast<double>(d.sets_reused) / count;
               repaired += static_cast<double>(d.sets_repaired) / count;
+              dropped += static_cast<double>(d.sets_dropped) / count;
+              regrowths += static_cast<double>(d.storage_regrowths) / count;
               peak_mb = std::max(peak_mb, static_cast<double>(d.peak_bytes) / 1e6);
               mean.generate += d.seconds.generate / count;
               mean.select += d.seconds.select / count;
@@ -170,10 +174,10 @@ int main(int argc, char** argv) {
             }
             const std::string device_text = device == "cpu" ? fmt::format("cpu x{}", threads) : device;
             fmt::print("| {} | {} | {} | {} | {} | {} | {} | {:.4f} | {:.1f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} "
-                       "| {:.0f} | {:.0f} | {:.0f} | {:.0f} |\n",
+                       "| {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.1f} |\n",
                        o.name, model_name, a.batch, a.eta, adaptive::to_string(a.algorithm), device_text, done.size(),
                        cost, rounds, mean.generate, mean.select, mean.update, mean.diffuse, mean.total, generated,
-                       reused, repaired, peak_mb);
+                       reused, repaired, dropped, peak_mb, regrowths);
             std::fflush(stdout);
           }
         }
