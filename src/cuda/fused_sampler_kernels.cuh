@@ -59,6 +59,8 @@ struct fused_args {
   ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
   const uint2* rules;             // per vertex: (class, block size), as ic_rule_of needs them
   const std::uint8_t* heavy;      // per vertex: 1 if its slots are expanded a block each
+  bool buffered;                  // IC kernels queue slots through per-warp shared buffers
+  unsigned buffer_flush;          // fill from which a warp flushes its buffer (fused_buffer_flush)
 };
 
 /// Counters in fused_args::stats (the launcher's profile): levels with work, slots expanded by the
@@ -127,15 +129,78 @@ __global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* r
   }
 }
 
+/// Slots per warp in a level kernel's shared queue buffer, and the fill from which the warp
+/// flushes it at its next convergence point (a round of 32 items leaves room for 96 more; the
+/// launcher's "late" test mode flushes only full buffers, so that the direct fallback runs).
+inline constexpr unsigned fused_buffer_capacity = 256;
+inline constexpr unsigned fused_buffer_flush = 160;
+
+/// Where a warp queues the slots it discovers: straight into the next queue (buffer == nullptr),
+/// or into its shared-memory buffer, which flush_slots moves to the next queue with one counter
+/// atomic per class and 32 slots. Discoveries happen deep in divergent code, where few lanes
+/// share a warp-aggregated atomic; dense levels queue hundreds of millions of slots through two
+/// counters. A full buffer falls back to the direct path.
+struct slot_sink {
+  std::uint32_t* buffer;
+  unsigned* fill;  // may exceed the capacity: the excess went the direct way
+};
+
+template <class Word>
+__device__ __forceinline__ void push_slot(const fused_args<Word>& a, const slot_sink& sink, std::uint32_t v,
+                                          std::uint32_t slot) {
+  if (sink.buffer != nullptr) {
+    const unsigned position = atomicAdd(sink.fill, 1U);  // shared memory
+    if (position < fused_buffer_capacity) {
+      sink.buffer[position] = slot;
+      return;
+    }
+  }
+  enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, v, slot);
+}
+
+/// Whole warp, converged: moves the buffered slots to the next queue (light from the front, heavy
+/// from the back) and empties the buffer, when it holds at least `at_least` slots.
+template <class Word>
+__device__ __forceinline__ void flush_slots(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
+                                            unsigned lane, unsigned at_least) {
+  if (sink.buffer == nullptr) return;
+  __syncwarp();  // the lanes' buffer writes are visible
+  const unsigned fill = *sink.fill;
+  if (fill < at_least || fill == 0) return;
+  const unsigned count = fill < fused_buffer_capacity ? fill : fused_buffer_capacity;
+  const unsigned below = (1U << lane) - 1U;
+  for (unsigned base = 0; base < count; base += 32) {
+    const unsigned i = base + lane;
+    const bool valid = i < count;
+    const std::uint32_t slot = valid ? sink.buffer[i] : 0U;
+    const bool heavy = valid && a.heavy[slot / a.words % g.num_vertices] != 0;
+    const unsigned heavy_mask = __ballot_sync(fused_full_warp, heavy);
+    const unsigned light_mask = __ballot_sync(fused_full_warp, valid && !heavy);
+    unsigned light_base = 0;
+    unsigned heavy_base = 0;
+    if (lane == 0 && light_mask != 0) light_base = atomicAdd(a.next_light, static_cast<unsigned>(__popc(light_mask)));
+    if (lane == 0 && heavy_mask != 0) heavy_base = atomicAdd(a.next_heavy, static_cast<unsigned>(__popc(heavy_mask)));
+    light_base = __shfl_sync(fused_full_warp, light_base, 0);
+    heavy_base = __shfl_sync(fused_full_warp, heavy_base, 0);
+    if (heavy) {
+      a.next_queue[a.queue_capacity - 1 - (heavy_base + static_cast<unsigned>(__popc(heavy_mask & below)))] = slot;
+    } else if (valid) {
+      a.next_queue[light_base + static_cast<unsigned>(__popc(light_mask & below))] = slot;
+    }
+  }
+  __syncwarp();  // every lane has read the buffer
+  if (lane == 0) *sink.fill = 0;
+  __syncwarp();
+}
+
 /// Records that colours `keep` reach vertex u in group `group`, word `w`: new ones join the next
 /// frontier, and the slot is queued the first time it gets a colour at this level.
 template <class Word>
-__device__ __forceinline__ void discover(const fused_args<Word>& a, std::uint64_t slot, std::uint32_t u, Word keep) {
+__device__ __forceinline__ void discover(const fused_args<Word>& a, const slot_sink& sink, std::uint64_t slot,
+                                         std::uint32_t u, Word keep) {
   const Word old = atomicOr(a.visited + slot, keep);
   const Word fresh = keep & ~old;
-  if (fresh != 0 && atomicOr(a.next + slot, fresh) == 0) {
-    enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, u, static_cast<std::uint32_t>(slot));
-  }
+  if (fresh != 0 && atomicOr(a.next + slot, fresh) == 0) push_slot(a, sink, u, static_cast<std::uint32_t>(slot));
 }
 
 /// Thread per sample: the sample's key and its roots (Floyd, as the reference), which form the
@@ -156,7 +221,9 @@ __global__ void fused_roots(graph_view g, fused_args<Word> a) {
     draw_distinct_roots(
         key, g.num_vertices, count,
         [&](std::uint32_t v) { return (__ldcg(a.visited + (group * g.num_vertices + v) * a.words + w) & bit) != 0; },
-        [&](std::uint32_t v) { discover(a, (group * g.num_vertices + v) * a.words + w, v, bit); });
+        [&](std::uint32_t v) {
+          discover(a, slot_sink{nullptr, nullptr}, (group * g.num_vertices + v) * a.words + w, v, bit);
+        });
   }
 }
 
@@ -180,7 +247,8 @@ __device__ __forceinline__ unsigned lowest_bit(Word x) {
 
 /// IC, one in-edge j of v for the colours `frontier` of word w in `group` (per-edge rule).
 template <class Word>
-__device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
+__device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
+                                        std::uint64_t group,
                                         std::uint32_t w, std::uint64_t j, Word frontier) {
   constexpr unsigned bits = sizeof(Word) * 8;
   const std::uint32_t u = g.in_sources[j];
@@ -195,7 +263,7 @@ __device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Wo
     candidates &= candidates - 1;
     if (ic_edge_live(keys[c], j, threshold)) keep |= Word{1} << c;
   }
-  if (keep != 0) discover(a, slot, u, keep);
+  if (keep != 0) discover(a, sink, slot, u, keep);
 }
 
 /// Position of the n-th (from 0) set bit of x; n < popcount(x).
@@ -237,11 +305,12 @@ __device__ __forceinline__ std::uint64_t ic_slot_items(const ic_slot_rule& r, Wo
 /// IC, item `item` of a slot (group, word w, frontier colours): one in-edge for the per-edge
 /// rule; otherwise block item / |frontier| for the item % |frontier|-th colour of the frontier.
 template <class Word>
-__device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
+__device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
+                                        std::uint64_t group,
                                         std::uint32_t w, const ic_slot_rule& r, Word frontier, std::uint64_t item) {
   constexpr unsigned bits = sizeof(Word) * 8;
   if (r.block == 0) {
-    ic_edge(g, a, group, w, r.begin + item, frontier);
+    ic_edge(g, a, sink, group, w, r.begin + item, frontier);
     return;
   }
   const unsigned colours = popcount(frontier);
@@ -265,7 +334,7 @@ __device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Wo
   for (std::uint32_t i = 0; i < live; ++i) {
     const std::uint32_t u = g.in_sources[first + slots[i]];
     const std::uint64_t slot = (group * g.num_vertices + u) * a.words + w;
-    if ((__ldcg(a.visited + slot) & bit) == 0) discover(a, slot, u, bit);
+    if ((__ldcg(a.visited + slot) & bit) == 0) discover(a, sink, slot, u, bit);
   }
 }
 
@@ -273,10 +342,15 @@ __device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Wo
 /// grid is persistent (the launcher does not know the level's counts); the level's first kernel.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view g, fused_args<Word> a) {
+  __shared__ std::uint32_t buffers[fused_block_threads / 32][fused_buffer_capacity];
+  __shared__ unsigned fills[fused_block_threads / 32];
   const unsigned num_light = a.counts[0];
   open_level(a, num_light, a.counts[1]);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  if (lane == 0) fills[threadIdx.x >> 5] = 0;
+  __syncwarp();
+  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
   std::uint64_t examined = 0;
   std::uint64_t all_items = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
@@ -313,9 +387,11 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       const std::uint32_t owner_group = __shfl_sync(fused_full_warp, group, owner);
       const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
       const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
-      if (f < total) ic_item(g, a, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
+      if (f < total) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
+      flush_slots(g, a, sink, lane, a.buffer_flush);
     }
   }
+  flush_slots(g, a, sink, lane, 1);
   // One atomic per warp and kernel (the grid is persistent), not per 32 slots.
   examined = warp_sum(examined);
   all_items = warp_sum(all_items);
@@ -329,6 +405,12 @@ template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view g, fused_args<Word> a) {
   __shared__ Word frontier;
   __shared__ std::uint32_t slot;
+  __shared__ std::uint32_t buffers[fused_block_threads / 32][fused_buffer_capacity];
+  __shared__ unsigned fills[fused_block_threads / 32];
+  const unsigned lane = threadIdx.x & 31;
+  if (lane == 0) fills[threadIdx.x >> 5] = 0;
+  __syncwarp();
+  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
   const unsigned num_heavy = a.counts[1];
   std::uint64_t examined = 0;  // thread 0's, added once per block
   std::uint64_t all_items = 0;
@@ -345,15 +427,22 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
     const Word colours = frontier;
     const ic_slot_rule rule = ic_rule_of(g, a, v);
     const std::uint64_t items = ic_slot_items(rule, colours);
-    for (std::uint64_t item = threadIdx.x; item < items; item += blockDim.x) ic_item(g, a, group, w, rule, colours, item);
+    // Warp-uniform trip counts, so that each warp can flush its buffer after every round.
+    for (std::uint64_t base = threadIdx.x - lane; base < items; base += blockDim.x) {
+      if (base + lane < items) ic_item(g, a, sink, group, w, rule, colours, base + lane);
+      flush_slots(g, a, sink, lane, a.buffer_flush);
+    }
     if (threadIdx.x == 0) {
       examined += rule.degree * popcount(colours);
       all_items += items;
     }
     __syncthreads();  // before thread 0 overwrites the shared slot
   }
+  flush_slots(g, a, sink, lane, 1);
   if (threadIdx.x == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
-  if (threadIdx.x == 0 && all_items != 0) atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(all_items));
+  if (threadIdx.x == 0 && all_items != 0) {
+    atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(all_items));
+  }
 }
 
 /// LT, a warp per slot (light and heavy alike): a warp scan of the cumulative in-weights, shared
@@ -400,7 +489,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
           if (lane == winner) {
             examined += j - begin + 1;
             const std::uint32_t u = g.in_sources[j];
-            discover(a, (group * g.num_vertices + u) * a.words + w, u, Word{1} << c);
+            discover(a, slot_sink{nullptr, nullptr}, (group * g.num_vertices + u) * a.words + w, u, Word{1} << c);
           }
         }
       }

@@ -16,13 +16,16 @@
 namespace wildfire {
 namespace {
 
-/// Sets WF_FUSED_GROUPS for the samplers made while it lives.
-class fused_groups_override {
+/// Sets an environment variable read by the samplers made while it lives.
+class environment_override {
  public:
-  explicit fused_groups_override(const char* groups) { setenv("WF_FUSED_GROUPS", groups, 1); }
-  ~fused_groups_override() { unsetenv("WF_FUSED_GROUPS"); }
-  fused_groups_override(const fused_groups_override&) = delete;
-  fused_groups_override& operator=(const fused_groups_override&) = delete;
+  environment_override(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~environment_override() { unsetenv(name_); }
+  environment_override(const environment_override&) = delete;
+  environment_override& operator=(const environment_override&) = delete;
+
+ private:
+  const char* name_;
 };
 
 /// Samples ids 5 .. 5 + count - 1 in two requests (the second starts inside a group) with the
@@ -53,7 +56,7 @@ void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, st
 
 TEST(CudaFused, OneGroupPerBatchEqualsReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
-  const fused_groups_override one("1");
+  const environment_override one("WF_FUSED_GROUPS", "1");
   const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");  // block rule, heavy hubs
   const csr_graph ring = test::hub_graph(2000, true);                   // whole-graph sets, deep levels
   const csr_graph sparse = test::hub_graph(3000, false);                // per-edge rule; valid under LT
@@ -72,10 +75,27 @@ TEST(CudaFused, OneGroupPerBatchEqualsReference) {
 // More groups than the default cap: batches of 128 x 64 samples into the bitmap.
 TEST(CudaFused, ManyGroupsPerBatchEqualsReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
-  const fused_groups_override many("128");
+  const environment_override many("WF_FUSED_GROUPS", "128");
   const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
   expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 9000,
                                 "uniform:0.3, bitmap, 128 groups");
+}
+
+// The queue modes: slots straight to the next queue, and per-warp buffers flushed only when full
+// (most discoveries of a dense level then take the direct fallback beside the buffered ones).
+TEST(CudaFused, QueueModesEqualReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  const csr_graph ring = test::hub_graph(2000, true);
+  for (const char* mode : {"direct", "late"}) {
+    const environment_override queue("WF_FUSED_QUEUE", mode);
+    const std::string at = std::string(mode) + " queue";
+    expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 600,
+                                  "uniform:0.3, bitmap, " + at);
+    expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 300,
+                                  "uniform:0.3, flat, " + at);
+    expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
+  }
 }
 
 }  // namespace
