@@ -8,8 +8,9 @@
 #    bitmap and reference-equality GPU tests;
 #  - imm/*.json|log, imm.md: IMM IC, k = 50, eps = 0.1, --reuse-rrsets on topcats-like
 #    (gen_powerlaw --n 1791489 --m 28511807 --seed 1), uniform p = 0.1 with WF_CUDA_PROFILE=1
-#    (p0.1.log ends with the "wf-cuda-profile:" lines: levels, slots, items, kernel seconds), then
-#    p = 0.05 and, with time left, p = 0.1 unprofiled;
+#    (p0.1_profiled.log ends with the "wf-cuda-profile:" lines: levels, slots, items, kernel
+#    seconds; "(so far)" lines after each flush), then (after the sweep) p = 0.05 and, with time
+#    left, p = 0.1 unprofiled;
 #  - groups_p0.1.md: fused sampling into the bitmap at p = 0.1 (4096 sets), 32 and 64 colours, 1 to
 #    64 groups in flight (WF_FUSED_GROUPS), and 64 colours with the direct queue (groups_direct.md);
 #  - sampling_p0.2.md: fused (32, 64 colours) against warp per sample at p = 0.2, flat store.
@@ -65,9 +66,8 @@ imm_run() {
 capped() { local l; l=$(left); (( l > $1 )) && l=$1; echo "$l"; }
 
 echo "== IMM IC k=50 eps=0.1 --reuse-rrsets, topcats-like, uniform p ($(elapsed) s)"
-imm_run p0.1_profiled 0.1 "$(capped 100)" WF_CUDA_PROFILE=1
-grep "wf-cuda-profile" "$out/imm/p0.1_profiled.log"
-if have_time $((budget - 60)); then imm_run p0.05 0.05 "$(capped 100)"; else echo "p0.05: skipped (time)"; fi
+imm_run p0.1_profiled 0.1 "$(capped 130)" WF_CUDA_PROFILE=1
+grep "^wf-cuda-profile:" "$out/imm/p0.1_profiled.log" || grep "wf-cuda-profile" "$out/imm/p0.1_profiled.log" | tail -5
 
 echo "== fused into the bitmap at p=0.1, 4096 sets: colours x groups in flight ($(elapsed) s)"
 if have_time $((budget - 40)); then
@@ -78,6 +78,9 @@ if have_time $((budget - 40)); then
     --representation bitmap --traversals fused --colours 64 --cpu-threads "$(nproc)" > "$out/groups_direct.md" 2> "$out/groups_direct.err"
   echo "direct queue: exit $?"
 fi
+
+echo "== IMM p=0.05 ($(elapsed) s)"
+if have_time $((budget - 60)); then imm_run p0.05 0.05 "$(capped 100)"; else echo "p0.05: skipped (time)"; fi
 
 echo "== sampling p=0.2: fused (32/64 colours) vs warp, flat store ($(elapsed) s)"
 if have_time $((budget - 40)); then
@@ -129,10 +132,15 @@ for name in ("p0.1_profiled", "p0.1", "p0.05"):
         name, t.get("Sampling", 0), t.get("Selection", 0), r.get("Theta"), float(r.get("RRSetMembersGenerated", 0)),
         r.get("Representation"), r.get("Sampler"), r.get("RRMemoryPeakBytes", 0) / 1e9))
 f = os.path.join(out, "imm", "p0.1_profiled.log")
-if os.path.exists(f):
-    for l in open(f):
-        if l.startswith(("wf-cuda-profile: fused", "wf-cuda-profile: warp")):
-            print(l.strip()[len("wf-cuda-profile: "):][:230])
+if os.path.exists(f):  # the final profile, else the last one printed after a flush (a killed run)
+    lines = [l.strip() for l in open(f) if l.startswith("wf-cuda-profile")]
+    final = [l for l in lines if l.startswith("wf-cuda-profile:")]
+    last = {}
+    for l in (final or lines):
+        body = l.split(":", 1)[1].strip()
+        if body.startswith(("fused", "warp")): last[" ".join(body.split()[:2])] = body
+    tag = "" if final else "(so far) "
+    for body in last.values(): print(tag + body[:230])
 def rows(name):
     f = os.path.join(out, name)
     return [[c.strip() for c in l.split("|")[1:-1]] for l in open(f) if l.startswith("| gpu")] if os.path.exists(f) else []

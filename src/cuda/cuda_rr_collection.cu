@@ -272,6 +272,7 @@ class cuda_rr_collection final : public rr_collection {
     pending_sets_ = 0;
     for (const auto& [first_id, count] : work) sample_range(first_id, count);
     sampling_seconds_ += seconds_since(start);
+    if (print_profile_) print_profile("wf-cuda-profile (so far):");  // a killed run still shows it
   }
   /// flush() for the const readers: sampling what was requested does not change the held sets
   /// as observed through the interface (size() already counts them).
@@ -369,40 +370,38 @@ class cuda_rr_collection final : public rr_collection {
     }
   }
 
-  /// WF_CUDA_PROFILE=1: where sampling and selection went, to stderr (one "wf-cuda-profile:"
-  /// prefix per line, for scripts to grep).
-  void print_profile() const {
+  /// WF_CUDA_PROFILE=1: where sampling and selection went, to stderr, every line starting with
+  /// `prefix` for scripts to grep ("wf-cuda-profile:" at the end, "(so far)" after each flush).
+  void print_profile(const char* prefix = "wf-cuda-profile:") const {
     const cuda_collection_profile p = profile();
-    std::fprintf(stderr,
-                 "wf-cuda-profile: sampling %.3f s (%llu flushes), selection %.3f s (greedy %.3f, index %.3f), "
+    std::fprintf(stderr, "%s sampling %.3f s (%llu flushes), selection %.3f s (greedy %.3f, index %.3f), "
                  "representation %s, peak %.2f GB\n",
-                 sampling_seconds_, static_cast<unsigned long long>(p.sample_flushes), selection_seconds_,
+                 prefix, sampling_seconds_, static_cast<unsigned long long>(p.sample_flushes), selection_seconds_,
                  p.greedy_seconds, p.index_seconds, representation_name(held_),
                  static_cast<double>(budget_.peak_bytes()) / 1e9);
-    std::fprintf(stderr, "wf-cuda-profile: warp path %llu sets, %.3f s; fused path %llu sets, %.3f s; store %.3f s\n",
+    std::fprintf(stderr, "%s warp path %llu sets, %.3f s; fused path %llu sets, %.3f s; store %.3f s\n", prefix,
                  static_cast<unsigned long long>(p.warp_sets), p.warp_seconds,
                  static_cast<unsigned long long>(p.fused_sets), p.fused_seconds, p.store_seconds);
     if (!fused_) return;
     const fused_profile& f = fused_->profile();
     const double slots = static_cast<double>(f.light_slots + f.heavy_slots);
-    std::fprintf(stderr,
-                 "wf-cuda-profile: fused %u colours x %u groups per batch, %llu batches, %llu levels with work "
+    std::fprintf(stderr, "%s fused %u colours x %u groups per batch, %llu batches, %llu levels with work "
                  "(deepest batch %llu; %llu launched, %llu polls)\n",
-                 colours_, fused_->max_groups(), static_cast<unsigned long long>(f.traversals),
+                 prefix, colours_, fused_->max_groups(), static_cast<unsigned long long>(f.traversals),
                  static_cast<unsigned long long>(f.levels), static_cast<unsigned long long>(f.max_levels),
                  static_cast<unsigned long long>(f.levels_launched), static_cast<unsigned long long>(f.polls));
-    std::fprintf(stderr,
-                 "wf-cuda-profile: fused slots expanded light %.4g heavy %.4g, items %.4g, edges examined %.4g, "
+    std::fprintf(stderr, "%s fused slots expanded light %.4g heavy %.4g, items %.4g, edges examined %.4g, "
                  "colours per expanded slot %.2f, items per slot %.2f\n",
-                 static_cast<double>(f.light_slots), static_cast<double>(f.heavy_slots), static_cast<double>(f.items),
-                 static_cast<double>(fused_->edges_examined()),
+                 prefix, static_cast<double>(f.light_slots), static_cast<double>(f.heavy_slots),
+                 static_cast<double>(f.items), static_cast<double>(fused_->edges_examined()),
                  slots > 0 ? static_cast<double>(fused_members_) / slots : 0.0,
                  slots > 0 ? static_cast<double>(f.items) / slots : 0.0);
-    std::fprintf(stderr,
-                 "wf-cuda-profile: fused kernels (cudaEvent, profiling %s): setup %.3f s, light %.3f s, heavy %.3f s, "
+    std::fprintf(stderr, "%s fused kernels (cudaEvent, profiling %s): setup %.3f s, light %.3f s, heavy %.3f s, "
                  "extract %.3f s\n",
-                 profiling_ ? "on" : "off", f.setup_ms / 1e3, f.light_ms / 1e3, f.heavy_ms / 1e3, f.extract_ms / 1e3);
+                 prefix, profiling_ ? "on" : "off", f.setup_ms / 1e3, f.light_ms / 1e3, f.heavy_ms / 1e3,
+                 f.extract_ms / 1e3);
   }
+
 
   /// Switches to the bitmap: the flat sets held so far move into it, in order, and their storage
   /// is freed. `fused_feed`: later sets come from the fused traversal.
