@@ -44,7 +44,7 @@ struct fused_args {
   std::uint32_t words;            // colours / bits of Word
   std::uint32_t num_groups;
   std::uint64_t* keys;            // per batch-local sample
-  Word* visited;                  // slot (g * n + v) * words + w
+  Word* visited;                  // slot (v * num_groups + g) * words + w (slot_of)
   Word* current;                  // colours to expand from the slot at this level
   Word* next;                     // colours discovered at this level
   std::uint32_t* queue;           // this level's slots: light from the front, heavy from the back
@@ -62,6 +62,16 @@ struct fused_args {
   bool buffered;                  // IC kernels queue slots through per-warp shared buffers
   unsigned buffer_flush;          // fill from which a warp flushes its buffer (fused_buffer_flush)
 };
+
+/// Slot of word w of vertex v in group `group`: vertex-major, so that a vertex's words of every
+/// group of the batch share cache lines. Hubs are the sources of many live edges in every group;
+/// group-major, 64 groups put each hub's words in 64 scattered sectors, and the hot words of a
+/// few thousand hubs outgrow the L2 (they fit it vertex-major, 4 lines per hub at 64 groups).
+template <class Word>
+__device__ __forceinline__ std::uint64_t slot_of(const fused_args<Word>& a, std::uint64_t group, std::uint64_t v,
+                                                 std::uint32_t w) {
+  return (v * a.num_groups + group) * a.words + w;
+}
 
 /// Counters in fused_args::stats (the launcher's profile): levels with work, slots expanded by the
 /// light and the heavy kernels (or the LT kernel), and IC work items.
@@ -161,8 +171,8 @@ __device__ __forceinline__ void push_slot(const fused_args<Word>& a, const slot_
 /// Whole warp, converged: moves the buffered slots to the next queue (light from the front, heavy
 /// from the back) and empties the buffer, when it holds at least `at_least` slots.
 template <class Word>
-__device__ __forceinline__ void flush_slots(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
-                                            unsigned lane, unsigned at_least) {
+__device__ __forceinline__ void flush_slots(const fused_args<Word>& a, const slot_sink& sink, unsigned lane,
+                                            unsigned at_least) {
   if (sink.buffer == nullptr) return;
   __syncwarp();  // the lanes' buffer writes are visible
   const unsigned fill = *sink.fill;
@@ -173,7 +183,7 @@ __device__ __forceinline__ void flush_slots(const graph_view& g, const fused_arg
     const unsigned i = base + lane;
     const bool valid = i < count;
     const std::uint32_t slot = valid ? sink.buffer[i] : 0U;
-    const bool heavy = valid && a.heavy[slot / a.words % g.num_vertices] != 0;
+    const bool heavy = valid && a.heavy[slot / a.words / a.num_groups] != 0;
     const unsigned heavy_mask = __ballot_sync(fused_full_warp, heavy);
     const unsigned light_mask = __ballot_sync(fused_full_warp, valid && !heavy);
     unsigned light_base = 0;
@@ -220,9 +230,9 @@ __global__ void fused_roots(graph_view g, fused_args<Word> a) {
     const std::uint32_t count = root_count(key, a.mean_roots, g.num_vertices);
     draw_distinct_roots(
         key, g.num_vertices, count,
-        [&](std::uint32_t v) { return (__ldcg(a.visited + (group * g.num_vertices + v) * a.words + w) & bit) != 0; },
+        [&](std::uint32_t v) { return (__ldcg(a.visited + slot_of(a, group, v, w)) & bit) != 0; },
         [&](std::uint32_t v) {
-          discover(a, slot_sink{nullptr, nullptr}, (group * g.num_vertices + v) * a.words + w, v, bit);
+          discover(a, slot_sink{nullptr, nullptr}, slot_of(a, group, v, w), v, bit);
         });
   }
 }
@@ -252,7 +262,7 @@ __device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Wo
                                         std::uint32_t w, std::uint64_t j, Word frontier) {
   constexpr unsigned bits = sizeof(Word) * 8;
   const std::uint32_t u = g.in_sources[j];
-  const std::uint64_t slot = (group * g.num_vertices + u) * a.words + w;
+  const std::uint64_t slot = slot_of(a, group, u, w);
   Word candidates = frontier & ~__ldcg(a.visited + slot);
   if (candidates == 0) return;
   const std::uint32_t threshold = g.in_thresholds[j];
@@ -333,7 +343,7 @@ __device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Wo
   const Word bit = Word{1} << c;
   for (std::uint32_t i = 0; i < live; ++i) {
     const std::uint32_t u = g.in_sources[first + slots[i]];
-    const std::uint64_t slot = (group * g.num_vertices + u) * a.words + w;
+    const std::uint64_t slot = slot_of(a, group, u, w);
     if ((__ldcg(a.visited + slot) & bit) == 0) discover(a, sink, slot, u, bit);
   }
 }
@@ -366,8 +376,8 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       a.current[slot] = 0;  // the slot is queued once per level and only this level reads it
       w = slot % a.words;
       const std::uint32_t vertex_slot = slot / a.words;
-      group = vertex_slot / g.num_vertices;
-      const std::uint32_t v = vertex_slot - group * g.num_vertices;
+      const std::uint32_t v = vertex_slot / a.num_groups;
+      group = vertex_slot - v * a.num_groups;
       rule = ic_rule_of(g, a, v);
       items = ic_slot_items(rule, frontier);
       examined += rule.degree * popcount(frontier);  // edges examined: whole in-degree per colour
@@ -388,10 +398,10 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
       const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
       if (f < total) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
-      flush_slots(g, a, sink, lane, a.buffer_flush);
+      flush_slots(a, sink, lane, a.buffer_flush);
     }
   }
-  flush_slots(g, a, sink, lane, 1);
+  flush_slots(a, sink, lane, 1);
   // One atomic per warp and kernel (the grid is persistent), not per 32 slots.
   examined = warp_sum(examined);
   all_items = warp_sum(all_items);
@@ -422,15 +432,15 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
     }
     __syncthreads();
     const std::uint32_t w = slot % a.words;
-    const std::uint32_t group = slot / a.words / g.num_vertices;
-    const std::uint32_t v = slot / a.words - group * g.num_vertices;
+    const std::uint32_t v = slot / a.words / a.num_groups;
+    const std::uint32_t group = slot / a.words - v * a.num_groups;
     const Word colours = frontier;
     const ic_slot_rule rule = ic_rule_of(g, a, v);
     const std::uint64_t items = ic_slot_items(rule, colours);
     // Warp-uniform trip counts, so that each warp can flush its buffer after every round.
     for (std::uint64_t base = threadIdx.x - lane; base < items; base += blockDim.x) {
       if (base + lane < items) ic_item(g, a, sink, group, w, rule, colours, base + lane);
-      flush_slots(g, a, sink, lane, a.buffer_flush);
+      flush_slots(a, sink, lane, a.buffer_flush);
     }
     if (threadIdx.x == 0) {
       examined += rule.degree * popcount(colours);
@@ -438,7 +448,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
     }
     __syncthreads();  // before thread 0 overwrites the shared slot
   }
-  flush_slots(g, a, sink, lane, 1);
+  flush_slots(a, sink, lane, 1);
   if (threadIdx.x == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
   if (threadIdx.x == 0 && all_items != 0) {
     atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(all_items));
@@ -466,8 +476,8 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
     __syncwarp();
     if (lane == 0) a.current[slot] = 0;
     const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
-    const std::uint64_t group = slot / a.words / g.num_vertices;
-    const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words % g.num_vertices);
+    const std::uint64_t group = slot / a.words % a.num_groups;
+    const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words / a.num_groups);
     const std::uint64_t* keys = a.keys + group * a.colours + static_cast<std::uint64_t>(w) * bits;
     const std::uint64_t begin = g.in_offsets[v];
     const std::uint64_t end = g.in_offsets[v + 1];
@@ -489,7 +499,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
           if (lane == winner) {
             examined += j - begin + 1;
             const std::uint32_t u = g.in_sources[j];
-            discover(a, slot_sink{nullptr, nullptr}, (group * g.num_vertices + u) * a.words + w, u, Word{1} << c);
+            discover(a, slot_sink{nullptr, nullptr}, slot_of(a, group, u, w), u, Word{1} << c);
           }
         }
       }
@@ -516,7 +526,7 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
     const std::uint64_t tile = i % tiles;
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
-      const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
+      const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
       const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
       for (unsigned b = 0; b < in_word; ++b) {
         const unsigned slice = __ballot_sync(fused_full_warp, ((word >> b) & 1U) != 0);
@@ -541,7 +551,7 @@ __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint6
     const std::uint64_t tile = i % tiles;
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
-      const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
+      const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
       const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
       for (unsigned b = 0; b < in_word; ++b) {
         const bool member = ((word >> b) & 1U) != 0;
@@ -576,8 +586,8 @@ __global__ void fused_or_into_bitmap(graph_view g, fused_args<Word> a, bitmap_vi
     count += static_cast<unsigned long long>(__popcll(word));
     const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
     const std::uint64_t vertex_slot = slot / a.words;
-    const std::uint64_t group = vertex_slot / g.num_vertices;
-    const std::uint64_t v = vertex_slot % g.num_vertices;
+    const std::uint64_t group = vertex_slot % a.num_groups;
+    const std::uint64_t v = vertex_slot / a.num_groups;
     const std::uint64_t index = first_index + group * a.colours + static_cast<std::uint64_t>(w) * bits;
     const unsigned shift = static_cast<unsigned>(index % 64);
     if (bits == 64 && shift == 0) {
