@@ -65,7 +65,7 @@ class fused_sampler {
   fused_sampler& operator=(const fused_sampler&) = delete;
 
   /// Appends the sets of ids first_id .. first_id + count - 1 to `store`, in id order. Blocks
-  /// (one host synchronisation per traversal level).
+  /// (one host synchronisation per 4 to 16 traversal levels and one per batch).
   void sample(std::uint64_t first_id, std::uint64_t count, rr_store& store);
   /// Appends the same sets to `bitmap` as its next held sets (bitmap.reserve(count) first): held
   /// set bitmap.num_sets() + i is sample first_id + i. Blocks.
