@@ -4,12 +4,15 @@
 // block rule is far below 8 bytes per examined edge). Prints its configuration and a markdown table.
 // Usage: gpu_sampling_bench GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64]
 //        [--traversals warp,fused,auto] [--cpu-threads T] [--cpu-sets N] [--check N]
-//        [--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R]
+//        [--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--groups 1,8,64]
 // The CPU samples the first --cpu-sets ids (default all; the dense regime's sets make all too
 // slow there), and the first --check of them are compared with every GPU row. GPU rows sample
 // into the --representation (default flat: the traversals compared with the same extraction),
 // with profiling on, so "traversal s" holds the sampler kernels alone (sets into the store, or
 // the bitmap's scatter, are the rest). A colour count the fused path refuses prints a row saying so.
+// --groups repeats every fused row with WF_FUSED_GROUPS set to each value (groups of colours in
+// flight per batch: parallelism against the colour masks' cache footprint); "levels" is the fused
+// traversal's levels with work, over all its batches.
 // With --imm it instead runs IMM (k = 50, reused and fresh final sets) on the GPU collection R
 // times unprofiled and once profiled, and prints where the time went (cuda_collection_profile):
 // generate/select calls, sampler batches, index segments, traversal/store/index/greedy seconds.
@@ -151,7 +154,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64] "
                  "[--traversals warp,fused] [--cpu-threads T] [--cpu-sets N] [--check N] "
-                 "[--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R]\n", argv[0]);
+                 "[--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--groups 1,8,64]\n", argv[0]);
     return 2;
   }
   graph_load_options options;
@@ -166,6 +169,7 @@ int main(int argc, char** argv) {
   std::string representation_text = "flat";
   std::string imm_eps;
   int imm_runs = 3;
+  std::string groups_text;  // empty: the sampler's default
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
@@ -180,6 +184,7 @@ int main(int argc, char** argv) {
     else if (flag == "--representation") representation_text = value;
     else if (flag == "--imm") imm_eps = value;
     else if (flag == "--imm-runs") imm_runs = std::stoi(value);
+    else if (flag == "--groups") groups_text = value;
   }
   try {
     const auto load_start = std::chrono::steady_clock::now();
@@ -209,8 +214,8 @@ int main(int argc, char** argv) {
     std::printf("representation %s (GPU rows); CPU: the first %llu sets\n\n", representation_text.c_str(),
                 static_cast<unsigned long long>(cpu_sets));
     std::printf("| device | traversal | colours | sets | mean set size | seconds (upload excl.) | traversal s | sets/s | "
-                "edges examined/s | bytes read/s, lower bound (share of copy bw) | peak device MB | same sets as CPU |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                "edges examined/s | bytes read/s, lower bound (share of copy bw) | peak device MB | same sets as CPU | levels |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::fflush(stdout);
 
     // CPU first: its sets are the comparison for every GPU row.
@@ -225,7 +230,7 @@ int main(int argc, char** argv) {
     collection_stats cs = cpu->stats();
     check = std::min(check, cpu_sets);
     const rr_sets cpu_copy = cpu->copy_sets(0, check);
-    std::printf("| cpu (%d threads) | %s | - | %llu | %.1f | %.3f | - | %.3g | %.3g | - | - | - |\n", cpu_threads,
+    std::printf("| cpu (%d threads) | %s | - | %llu | %.1f | %.3f | - | %.3g | %.3g | - | - | - | - |\n", cpu_threads,
                 cs.traversal.c_str(), static_cast<unsigned long long>(cpu_sets),
                 static_cast<double>(cpu_members) / static_cast<double>(std::max<std::uint64_t>(cpu_sets, 1)), seconds,
                 static_cast<double>(cpu_sets) / seconds, static_cast<double>(cs.edges_examined) / seconds);
@@ -241,7 +246,19 @@ int main(int argc, char** argv) {
     for (const auto& traversal_name : split(traversals_text)) {
       const traversal_kind traversal = parse_traversal_kind(traversal_name);
       const auto colour_list = traversal == traversal_kind::fused ? split(colours_text) : std::vector<std::string>{"-"};
+      std::vector<std::string> row_list;  // colours, or colours/groups with --groups
       for (const auto& colour_text : colour_list) {
+        if (colour_text == "-" || groups_text.empty()) {
+          row_list.push_back(colour_text);
+        } else {
+          for (const auto& groups : split(groups_text)) row_list.push_back(colour_text + "/" + groups);
+        }
+      }
+      for (const auto& row_text : row_list) {
+        const std::string colour_text = row_text.substr(0, row_text.find('/'));
+        if (row_text.find('/') != std::string::npos) {
+          setenv("WF_FUSED_GROUPS", row_text.substr(row_text.find('/') + 1).c_str(), 1);  // read by the sampler
+        }
         backend_config config;
         config.device = device_kind::gpu;
         config.traversal = traversal;
@@ -258,15 +275,16 @@ int main(int argc, char** argv) {
           const rr_sets gpu_sets = gpu->copy_sets(0, check);
           const bool same = gpu_sets.offsets == cpu_copy.offsets && gpu_sets.members == cpu_copy.members;
           const double bytes_per_second = bytes_read_lower_bound(g, plan, params.model, gpu_sets, members, s) / seconds;
-          std::printf("| gpu | %s | %s | %llu | %.1f | %.3f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s |\n",
-                      s.traversal.c_str(), colour_text.c_str(), static_cast<unsigned long long>(sets),
+          std::printf("| gpu | %s | %s | %llu | %.1f | %.3f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s | %llu |\n",
+                      s.traversal.c_str(), row_text.c_str(), static_cast<unsigned long long>(sets),
                       static_cast<double>(members) / static_cast<double>(sets), seconds, p.traversal_seconds,
                       static_cast<double>(sets) / seconds, static_cast<double>(s.edges_examined) / seconds,
                       bytes_per_second, bandwidth > 0 ? 100.0 * bytes_per_second / bandwidth : 0.0,
-                      static_cast<double>(s.peak_bytes) / 1e6, same ? "yes" : "NO");
+                      static_cast<double>(s.peak_bytes) / 1e6, same ? "yes" : "NO",
+                      static_cast<unsigned long long>(p.fused_levels));
         } catch (const wildfire::error& e) {
-          std::printf("| gpu | %s | %s | %llu | refused: %s | | | | | | | |\n", traversal_name.c_str(),
-                      colour_text.c_str(), static_cast<unsigned long long>(sets), e.what());
+          std::printf("| gpu | %s | %s | %llu | refused: %s | | | | | | | | |\n", traversal_name.c_str(),
+                      row_text.c_str(), static_cast<unsigned long long>(sets), e.what());
         }
         std::fflush(stdout);
       }

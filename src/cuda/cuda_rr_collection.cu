@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <limits>
@@ -107,8 +108,19 @@ class cuda_rr_collection final : public rr_collection {
     if (representation_ == rr_representation::streamed) start_streaming();
     if (representation_ == rr_representation::bitmap) start_bitmap(prepare_bitmap_feed());
     const char* profile = std::getenv("WF_CUDA_PROFILE");
-    set_profiling(profile != nullptr && std::string(profile) == "1");
+    print_profile_ = profile != nullptr && std::string(profile) == "1";
+    set_profiling(print_profile_);
   }
+
+  ~cuda_rr_collection() override {
+    if (!print_profile_) return;
+    try {
+      print_profile();
+    } catch (...) {  // a destructor reports nothing more
+    }
+  }
+  cuda_rr_collection(const cuda_rr_collection&) = delete;
+  cuda_rr_collection& operator=(const cuda_rr_collection&) = delete;
 
   void generate(std::uint64_t first_id, std::uint64_t count) override {
     ++profile_.generate_calls;
@@ -241,12 +253,14 @@ class cuda_rr_collection final : public rr_collection {
     p.small_sets = warp_ ? warp_->small_sets() : 0;
     p.small_deferred = warp_ ? warp_->small_deferred() : 0;
     p.index_seconds = selector_.index_seconds();
+    p.fused_levels = fused_ ? fused_->profile().levels : 0;
     p.profiling = profiling_;
     return p;
   }
-  void set_profiling(bool on) noexcept {
+  void set_profiling(bool on) {
     profiling_ = on;
     selector_.set_profiling(on);
+    if (fused_) fused_->set_profiling(on);
   }
 
  private:
@@ -260,6 +274,7 @@ class cuda_rr_collection final : public rr_collection {
     pending_sets_ = 0;
     for (const auto& [first_id, count] : work) sample_range(first_id, count);
     sampling_seconds_ += seconds_since(start);
+    if (print_profile_) print_profile("wf-cuda-profile (so far):");  // a killed run still shows it
   }
   /// flush() for the const readers: sampling what was requested does not change the held sets
   /// as observed through the interface (size() already counts them).
@@ -353,8 +368,42 @@ class cuda_rr_collection final : public rr_collection {
   void ensure_fused() {
     if (!fused_) {
       fused_ = std::make_unique<fused_sampler>(graph_.view(), graph_.blocks(), params_, colours_, budget_, stream_.get());
+      fused_->set_profiling(profiling_);
     }
   }
+
+  /// WF_CUDA_PROFILE=1: where sampling and selection went, to stderr, every line starting with
+  /// `prefix` for scripts to grep ("wf-cuda-profile:" at the end, "(so far)" after each flush).
+  void print_profile(const char* prefix = "wf-cuda-profile:") const {
+    const cuda_collection_profile p = profile();
+    std::fprintf(stderr, "%s sampling %.3f s (%llu flushes), selection %.3f s (greedy %.3f, index %.3f), "
+                 "representation %s, peak %.2f GB\n",
+                 prefix, sampling_seconds_, static_cast<unsigned long long>(p.sample_flushes), selection_seconds_,
+                 p.greedy_seconds, p.index_seconds, representation_name(held_),
+                 static_cast<double>(budget_.peak_bytes()) / 1e9);
+    std::fprintf(stderr, "%s warp path %llu sets, %.3f s; fused path %llu sets, %.3f s; store %.3f s\n", prefix,
+                 static_cast<unsigned long long>(p.warp_sets), p.warp_seconds,
+                 static_cast<unsigned long long>(p.fused_sets), p.fused_seconds, p.store_seconds);
+    if (!fused_) return;
+    const fused_profile& f = fused_->profile();
+    const double slots = static_cast<double>(f.light_slots + f.heavy_slots);
+    std::fprintf(stderr, "%s fused %u colours x %u groups per batch, %llu batches, %llu levels with work "
+                 "(deepest batch %llu; %llu launched, %llu polls)\n",
+                 prefix, colours_, fused_->max_groups(), static_cast<unsigned long long>(f.traversals),
+                 static_cast<unsigned long long>(f.levels), static_cast<unsigned long long>(f.max_levels),
+                 static_cast<unsigned long long>(f.levels_launched), static_cast<unsigned long long>(f.polls));
+    std::fprintf(stderr, "%s fused slots expanded light %.4g heavy %.4g, items %.4g, edges examined %.4g, "
+                 "colours per expanded slot %.2f, items per slot %.2f\n",
+                 prefix, static_cast<double>(f.light_slots), static_cast<double>(f.heavy_slots),
+                 static_cast<double>(f.items), static_cast<double>(fused_->edges_examined()),
+                 slots > 0 ? static_cast<double>(fused_members_) / slots : 0.0,
+                 slots > 0 ? static_cast<double>(f.items) / slots : 0.0);
+    std::fprintf(stderr, "%s fused kernels (cudaEvent, profiling %s): setup %.3f s, light %.3f s, heavy %.3f s, "
+                 "extract %.3f s\n",
+                 prefix, profiling_ ? "on" : "off", f.setup_ms / 1e3, f.light_ms / 1e3, f.heavy_ms / 1e3,
+                 f.extract_ms / 1e3);
+  }
+
 
   /// Switches to the bitmap: the flat sets held so far move into it, in order, and their storage
   /// is freed. `fused_feed`: later sets come from the fused traversal.
@@ -430,8 +479,12 @@ class cuda_rr_collection final : public rr_collection {
     const auto start = std::chrono::steady_clock::now();
     fused_->sample(first_id, count, target);
     if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    profile_.traversal_seconds += seconds_since(start);
+    const double seconds = seconds_since(start);
+    profile_.traversal_seconds += seconds;
+    profile_.fused_seconds += seconds;
+    profile_.fused_sets += count;
     ++profile_.sample_batches;
+    fused_members_ += target.num_members() - before;
     members_generated_ += target.num_members() - before;
     sets_generated_ += count;
   }
@@ -582,6 +635,8 @@ class cuda_rr_collection final : public rr_collection {
       target.append_staged(staging_, stream_.get());
       if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       profile_.traversal_seconds += std::chrono::duration<double>(sampled - start).count();
+      profile_.warp_seconds += std::chrono::duration<double>(sampled - start).count();
+      profile_.warp_sets += batch;
       profile_.store_seconds += seconds_since(sampled);
       ++profile_.sample_batches;
       members_generated_ += target.num_members() - before;
@@ -619,6 +674,8 @@ class cuda_rr_collection final : public rr_collection {
   std::uint64_t pending_sets_ = 0;
   cuda_collection_profile profile_;
   bool profiling_ = false;
+  bool print_profile_ = false;        // WF_CUDA_PROFILE=1: print the profile at destruction
+  std::uint64_t fused_members_ = 0;   // members the fused traversal added
   std::uint64_t sets_generated_ = 0;
   std::uint64_t members_generated_ = 0;
   double sampling_seconds_ = 0;

@@ -60,13 +60,20 @@ struct cuda_collection_profile {
   double store_seconds = 0;            // staged sets into the store (scan, gather, per-set sort)
   double index_seconds = 0;            // index updates inside select
   double greedy_seconds = 0;           // the rest of select: greedy steps and the result copy
+  std::uint64_t warp_sets = 0;         // sets sampled by each traversal (the pilot is warp's)
+  std::uint64_t fused_sets = 0;
+  double warp_seconds = 0;             // their part of traversal_seconds
+  double fused_seconds = 0;
+  std::uint64_t fused_levels = 0;      // fused traversal levels with work, over all batches
   bool profiling = false;
 };
 
 /// The profile of a collection made by make_cuda_rr_collection; throws config_error for another.
 cuda_collection_profile profile_of(const rr_collection& collection);
 /// Turns profiling on or off (also on from construction when the environment sets
-/// WF_CUDA_PROFILE=1); throws config_error for a collection not made here.
+/// WF_CUDA_PROFILE=1, and then the collection prints its profile, with the fused traversal's
+/// levels, slot counts and cudaEvent kernel times, to stderr when it is destroyed); throws
+/// config_error for a collection not made here.
 void set_profiling(rr_collection& collection, bool on);
 
 }  // namespace wildfire::cuda

@@ -2,6 +2,8 @@
 #include "cuda/fused_sampler.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <utility>
 
 #include <cub/device/device_scan.cuh>
@@ -16,8 +18,32 @@ unsigned blocks_for(std::uint64_t threads) {
   return static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, 1U << 20));
 }
 
-/// Groups in flight at most; more add memory-set cost without more parallelism.
+/// Groups in flight at most by default; WF_FUSED_GROUPS may ask for fewer or more.
 constexpr std::uint32_t group_cap = 64;
+/// Levels queued before the first poll of the level counts, and at most per poll later (the
+/// chunk doubles): a batch ends with at most max_poll_levels - 1 empty levels (two empty
+/// persistent-grid launches each) instead of a host round trip per level.
+constexpr std::uint32_t first_poll_levels = 4;
+constexpr std::uint32_t max_poll_levels = 16;
+
+std::uint64_t groups_from_environment() {
+  const char* text = std::getenv("WF_FUSED_GROUPS");
+  if (text == nullptr) return group_cap;
+  const long long groups = std::atoll(text);
+  return groups > 0 ? static_cast<std::uint64_t>(groups) : group_cap;
+}
+
+/// Blocks of a persistent grid for `kernel`: as many as the device holds at once.
+template <class Kernel>
+unsigned persistent_grid(Kernel kernel) {
+  int device = 0;
+  int sms = 1;
+  int per_sm = 1;
+  WF_CUDA_CHECK(cudaGetDevice(&device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kernels::fused_block_threads, 0));
+  return static_cast<unsigned>(std::max(sms, 1) * std::max(per_sm, 1));
+}
 
 }  // namespace
 
@@ -28,22 +54,29 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
              "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
   WF_EXPECTS(fused_colours_supported(colours), "--colours",
              "colours must be 8, 16 or a multiple of 32 between 32 and 1024");
+  const char* queue_mode = std::getenv("WF_FUSED_QUEUE");
+  queue_mode_ = queue_mode != nullptr ? queue_mode : "buffered";
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
   words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
   const std::uint64_t n = std::max<std::uint32_t>(graph.num_vertices, 1);
   tiles_ = (n + 31) / 32;
-  // Per group: visited, current and next words, two queues of slots, tile counts.
+  // Per group: visited, current and next words, two queues of slots, keys; a flat store's groups
+  // also tile counts.
   const std::uint64_t slots = n * words_;
-  const std::uint64_t per_group = slots * (3 * word_bytes_ + 2 * sizeof(std::uint32_t)) +
-                                  static_cast<std::uint64_t>(colours) * tiles_ * sizeof(std::uint32_t) +
-                                  colours * sizeof(std::uint64_t);
-  std::uint64_t groups = budget.available_bytes() / 2 / per_group;
-  // Slot ids and member positions are 32-bit.
+  const std::uint64_t tile_bytes = static_cast<std::uint64_t>(colours) * tiles_ * sizeof(std::uint32_t);
+  const std::uint64_t per_group =
+      slots * (3 * word_bytes_ + 2 * sizeof(std::uint32_t)) + tile_bytes + colours * sizeof(std::uint64_t);
+  const std::uint64_t fixed = n * (sizeof(uint2) + 1);  // the per-vertex rules
+  std::uint64_t groups = budget.available_bytes() > 2 * fixed ? (budget.available_bytes() / 2 - fixed) / per_group : 0;
+  // Slot ids are 32-bit.
   groups = std::min<std::uint64_t>(groups, ((1ULL << 32) - 2) / slots);
-  groups = std::min<std::uint64_t>(groups, ((1ULL << 32) - 2) / (static_cast<std::uint64_t>(colours) * tiles_ * 32));
   // Fewer than 32 colours: as many samples in flight as 32 colours would have.
-  groups = std::min<std::uint64_t>(groups, colours < 32 ? group_cap * 32 / colours : group_cap);
+  const std::uint64_t cap = groups_from_environment();
+  groups = std::min<std::uint64_t>(groups, colours < 32 ? cap * 32 / colours : cap);
   max_groups_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(groups, 1));  // charge() reports a shortfall
+  // Member positions in a flat batch are 32-bit: fewer groups per batch into a store.
+  const std::uint64_t flat = ((1ULL << 32) - 2) / (static_cast<std::uint64_t>(colours) * tiles_ * 32);
+  flat_groups_ = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(flat, 1, max_groups_));
   const std::uint64_t all_slots = slots * max_groups_;
   visited_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused visited colour masks");
   current_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused frontier colour masks");
@@ -51,41 +84,117 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   queue_ = device_buffer<std::uint32_t>(budget, all_slots, "fused frontier queue");
   next_queue_ = device_buffer<std::uint32_t>(budget, all_slots, "fused next-frontier queue");
   keys_ = device_buffer<std::uint64_t>(budget, static_cast<std::uint64_t>(colours) * max_groups_, "fused sample keys");
-  tile_counts_ = device_buffer<std::uint32_t>(budget, static_cast<std::uint64_t>(colours) * max_groups_ * tiles_ + 1,
+  tile_counts_ = device_buffer<std::uint32_t>(budget, static_cast<std::uint64_t>(colours) * flat_groups_ * tiles_ + 1,
                                               "fused per-tile set sizes");
-  counters_ = device_buffer<unsigned>(budget, 4, "fused counters");
-  examined_ = device_buffer<unsigned long long>(budget, 1, "fused edge counter");
+  counters_ = device_buffer<unsigned>(budget, 6, "fused level counts");
+  examined_ = device_buffer<unsigned long long>(budget, 1 + kernels::fused_stat_count, "fused edge and level counters");
+  rules_ = device_buffer<uint2>(budget, n, "fused per-vertex rules");
+  heavy_ = device_buffer<std::uint8_t>(budget, n, "fused per-vertex heavy flags");
+  if (graph.num_vertices > 0) {
+    kernels::fused_plan_vertices<<<blocks_for(graph.num_vertices), kernels::fused_block_threads, 0, stream>>>(
+        graph, params.model == diffusion_model::ic ? blocks : ic_block_view{}, rules_.data(), heavy_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(unsigned)));
+  WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_stats_),
+                               (1 + kernels::fused_stat_count) * sizeof(unsigned long long)));
   std::size_t scan_bytes = 0;
   WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, tile_counts_.data(), tile_counts_.data(),
                                               tile_counts_.size(), stream));
   scan_scratch_ = device_buffer<unsigned char>(budget, std::max<std::size_t>(scan_bytes, 1), "CUB scan scratch");
+  if (word_bytes_ == 8) {
+    light_grid_ = persistent_grid(params.model == diffusion_model::ic ? kernels::fused_ic_light<unsigned long long>
+                                                                      : kernels::fused_lt<unsigned long long>);
+    heavy_grid_ = persistent_grid(kernels::fused_ic_heavy<unsigned long long>);
+  } else {
+    light_grid_ = persistent_grid(params.model == diffusion_model::ic ? kernels::fused_ic_light<unsigned>
+                                                                      : kernels::fused_lt<unsigned>);
+    heavy_grid_ = persistent_grid(kernels::fused_ic_heavy<unsigned>);
+  }
 }
 
 fused_sampler::~fused_sampler() {
+  for (cudaEvent_t e : events_) (void)cudaEventDestroy(e);
   if (host_counters_ != nullptr) (void)cudaFreeHost(host_counters_);
+  if (host_stats_ != nullptr) (void)cudaFreeHost(host_stats_);
+}
+
+void fused_sampler::set_profiling(bool on) {
+  profiling_ = on;
+  // Per poll: three events per level (before the light kernel, between, after the heavy one),
+  // then two for the setup and two for the extraction.
+  while (on && events_.size() < 3 * max_poll_levels + 4) {
+    cudaEvent_t e = nullptr;
+    WF_CUDA_CHECK(cudaEventCreate(&e));
+    events_.push_back(e);
+  }
+}
+
+void fused_sampler::add_event_time(std::size_t from, std::size_t to, double& sum) {
+  float ms = 0;
+  WF_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[from], events_[to]));
+  sum += ms;
 }
 
 void fused_sampler::sample(std::uint64_t first_id, std::uint64_t count, rr_store& store) {
-  sample_batches(first_id, count, store);
+  sample_batches(first_id, count, static_cast<std::uint64_t>(colours_) * flat_groups_, store);
 }
 
 void fused_sampler::sample(std::uint64_t first_id, std::uint64_t count, rr_bitmap& bitmap) {
-  sample_batches(first_id, count, bitmap);
+  sample_batches(first_id, count, static_cast<std::uint64_t>(colours_) * max_groups_, bitmap);
 }
 
 template <class Target>
-void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, Target& target) {
-  const std::uint64_t per_batch = static_cast<std::uint64_t>(colours_) * max_groups_;
+void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint64_t per_batch,
+                                   Target& target) {
   for (std::uint64_t done = 0; done < count;) {
     const auto batch = static_cast<std::uint32_t>(std::min(per_batch, count - done));
+    const std::size_t extract_events = 3 * max_poll_levels + 2;
     if (word_bytes_ == 8) {
-      extract(traverse<unsigned long long>(first_id + done, batch), target);
+      const auto a = traverse<unsigned long long>(first_id + done, batch);
+      if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
+      extract(a, target);
     } else {
-      extract(traverse<unsigned>(first_id + done, batch), target);
+      const auto a = traverse<unsigned>(first_id + done, batch);
+      if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
+      extract(a, target);
+    }
+    if (profiling_) {
+      WF_CUDA_CHECK(cudaEventRecord(events_[extract_events + 1], stream_));
+      WF_CUDA_CHECK(cudaEventSynchronize(events_[extract_events + 1]));
+      add_event_time(extract_events, extract_events + 1, profile_.extract_ms);
     }
     done += batch;
   }
+}
+
+template <class Word>
+void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t level) {
+  // Level L expands the slots queued by level L - 1 (the roots for L = 0) into the other buffers.
+  Word* masks[2] = {reinterpret_cast<Word*>(current_.data()), reinterpret_cast<Word*>(next_.data())};
+  std::uint32_t* queues[2] = {queue_.data(), next_queue_.data()};
+  a.current = masks[level % 2];
+  a.next = masks[(level + 1) % 2];
+  a.queue = queues[level % 2];
+  a.next_queue = queues[(level + 1) % 2];
+  a.counts = counters_.data() + 2 * (level % 3);
+  a.next_light = counters_.data() + 2 * ((level + 1) % 3);
+  a.next_heavy = a.next_light + 1;
+  a.stale_counts = counters_.data() + 2 * ((level + 2) % 3);
+  const std::size_t event = 3 * (level % max_poll_levels);
+  if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event], stream_));
+  if (params_.model == diffusion_model::ic) {
+    kernels::fused_ic_light<Word><<<light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+    if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
+    kernels::fused_ic_heavy<Word><<<heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+  } else {
+    kernels::fused_lt<Word><<<light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+    if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
+  }
+  if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 2], stream_));
 }
 
 template <class Word>
@@ -103,59 +212,68 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.num_groups = groups;
   a.keys = keys_.data();
   a.visited = reinterpret_cast<Word*>(visited_.data());
-  a.current = reinterpret_cast<Word*>(current_.data());
-  a.next = reinterpret_cast<Word*>(next_.data());
-  a.queue = queue_.data();
-  a.next_queue = next_queue_.data();
+  // The roots are level 0's frontier: launch_level(0) reads current_ / queue_ / ring entry 0.
+  a.current = reinterpret_cast<Word*>(next_.data());
+  a.next = reinterpret_cast<Word*>(current_.data());
+  a.queue = next_queue_.data();
+  a.next_queue = queue_.data();
   a.queue_capacity = queue_.size();
   a.next_light = counters_.data();
   a.next_heavy = counters_.data() + 1;
   a.edges_examined = examined_.data();
+  a.stats = examined_.data() + 1;
   a.blocks = params_.model == diffusion_model::ic ? blocks_ : ic_block_view{};
+  a.rules = rules_.data();
+  a.heavy = heavy_.data();
+  a.buffered = queue_mode_ != "direct";
+  a.buffer_flush = queue_mode_ == "late" ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
+  const std::size_t setup_events = 3 * max_poll_levels;
+  if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events], stream_));
   if (slots > 0) {
     WF_CUDA_CHECK(cudaMemsetAsync(a.visited, 0, slots * sizeof(Word), stream_));
-    WF_CUDA_CHECK(cudaMemsetAsync(a.current, 0, slots * sizeof(Word), stream_));
-    WF_CUDA_CHECK(cudaMemsetAsync(a.next, 0, slots * sizeof(Word), stream_));
+    WF_CUDA_CHECK(cudaMemsetAsync(current_.data(), 0, slots * sizeof(Word), stream_));
+    WF_CUDA_CHECK(cudaMemsetAsync(next_.data(), 0, slots * sizeof(Word), stream_));
   }
-  WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(unsigned), stream_));
-  WF_CUDA_CHECK(cudaMemsetAsync(examined_.data(), 0, sizeof(unsigned long long), stream_));
+  WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, counters_.bytes(), stream_));
+  WF_CUDA_CHECK(cudaMemsetAsync(examined_.data(), 0, examined_.bytes(), stream_));
 
   kernels::fused_roots<Word><<<blocks_for(num_samples), kernels::fused_block_threads, 0, stream_>>>(graph_, a);
   WF_CUDA_CHECK(cudaGetLastError());
-  // Level-synchronous: the roots (and then each level's discoveries) sit in next/next_queue.
-  for (;;) {
-    WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data(), 2 * sizeof(unsigned), cudaMemcpyDeviceToHost, stream_));
+  if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events + 1], stream_));
+  // Levels are queued a chunk at a time; the ring entry the next level would read tells whether
+  // the traversal has ended (empty levels past the end do nothing and keep it empty).
+  std::uint32_t level = 0;
+  for (std::uint32_t chunk = first_poll_levels;; chunk = std::min(2 * chunk, max_poll_levels)) {
+    const std::uint32_t chunk_first = level;
+    for (std::uint32_t i = 0; i < chunk; ++i) launch_level(a, level++);
+    WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data() + 2 * (level % 3), 2 * sizeof(unsigned),
+                                  cudaMemcpyDeviceToHost, stream_));
     WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    const unsigned light = host_counters_[0];
-    const unsigned heavy = host_counters_[1];
-    if (light == 0 && heavy == 0) break;
-    ++levels_;
-    std::swap(a.current, a.next);
-    std::swap(a.queue, a.next_queue);
-    WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 2 * sizeof(unsigned), stream_));
-    if (params_.model == diffusion_model::ic) {
-      if (light > 0) {
-        kernels::fused_ic_light<Word><<<blocks_for(static_cast<std::uint64_t>(light)), kernels::fused_block_threads, 0,
-                                        stream_>>>(graph_, a, light);
-        WF_CUDA_CHECK(cudaGetLastError());
+    ++profile_.polls;
+    if (profiling_) {
+      if (chunk_first == 0) add_event_time(setup_events, setup_events + 1, profile_.setup_ms);
+      for (std::uint32_t l = chunk_first; l < level; ++l) {
+        const std::size_t event = 3 * (l % max_poll_levels);
+        add_event_time(event, event + 1, profile_.light_ms);
+        add_event_time(event + 1, event + 2, profile_.heavy_ms);
       }
-      if (heavy > 0) {
-        kernels::fused_ic_heavy<Word><<<std::min(heavy, 65535U), kernels::fused_block_threads, 0, stream_>>>(graph_, a,
-                                                                                                            heavy);
-        WF_CUDA_CHECK(cudaGetLastError());
-      }
-    } else {
-      kernels::fused_lt<Word><<<blocks_for((static_cast<std::uint64_t>(light) + heavy) * 32), kernels::fused_block_threads,
-                                0, stream_>>>(graph_, a, light, heavy);
-      WF_CUDA_CHECK(cudaGetLastError());
     }
+    if (host_counters_[0] == 0 && host_counters_[1] == 0) break;
   }
+  profile_.levels_launched += level;
 
-  unsigned long long examined = 0;
-  WF_CUDA_CHECK(cudaMemcpyAsync(&examined, examined_.data(), sizeof(examined), cudaMemcpyDeviceToHost, stream_));
+  WF_CUDA_CHECK(cudaMemcpyAsync(host_stats_, examined_.data(), examined_.bytes(), cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  edges_examined_ += examined;
-  return a;
+  edges_examined_ += host_stats_[0];
+  const unsigned long long* stats = host_stats_ + 1;
+  ++profile_.traversals;
+  profile_.samples += num_samples;
+  profile_.levels += stats[kernels::fused_stat_levels];
+  profile_.max_levels = std::max<std::uint64_t>(profile_.max_levels, stats[kernels::fused_stat_levels]);
+  profile_.light_slots += stats[kernels::fused_stat_light];
+  profile_.heavy_slots += stats[kernels::fused_stat_heavy];
+  profile_.items += stats[kernels::fused_stat_items];
+  return a;  // the extraction reads the visited words (and the batch's shape) only
 }
 
 template <class Word>

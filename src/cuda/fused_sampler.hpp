@@ -8,6 +8,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "cuda/bitmap_coverage.hpp"
 #include "cuda/device_memory.hpp"
@@ -27,12 +29,35 @@ constexpr bool fused_colours_supported(std::uint32_t colours) noexcept {
   return colours == 8 || colours == 16 || (colours >= 32 && colours <= 1024 && colours % 32 == 0);
 }
 
+/// Where the fused traversal's work and time went (WF_CUDA_PROFILE=1 prints it; docs/gpu.md). The
+/// counts are always kept (one device read per batch); the milliseconds are cudaEvent times taken
+/// only with profiling on.
+struct fused_profile {
+  std::uint64_t traversals = 0;       // batches
+  std::uint64_t samples = 0;
+  std::uint64_t levels = 0;           // levels with work, over all batches
+  std::uint64_t max_levels = 0;       // the deepest batch's
+  std::uint64_t levels_launched = 0;  // queued levels, with the empty ones past a batch's end
+  std::uint64_t polls = 0;            // host synchronisations on the level counts
+  std::uint64_t light_slots = 0;      // (group, vertex, word) slots expanded a warp per 32
+  std::uint64_t heavy_slots = 0;      // slots expanded a block each
+  std::uint64_t items = 0;            // IC work items: (block, colour) pairs or (edge, word) pairs
+  double setup_ms = 0;                // clearing the masks and drawing the roots
+  double light_ms = 0;                // light kernels (the LT kernel under LT)
+  double heavy_ms = 0;                // heavy kernels
+  double extract_ms = 0;              // members to the store or words to the bitmap
+};
+
 class fused_sampler {
  public:
   /// `colours`: samples per group, 8, 16 or a multiple of 32 (64-bit words when a multiple of
   /// 64, else 32-bit words, of which 8 and 16 colours use the low bits), at most 1024. Sizes the number of groups in flight from the budget; throws resource_error if
   /// not even one group fits.
   /// `blocks`: the graph's IC block plan on the device (device_graph::blocks), required under IC.
+  /// The environment's WF_FUSED_GROUPS (a positive integer) caps the groups in flight, to measure
+  /// the trade between parallelism and the masks' cache footprint; WF_FUSED_QUEUE=direct queues
+  /// discovered slots straight into the next queue instead of through per-warp shared buffers
+  /// (=late: buffers flushed only when full, so that tests cover the direct fallback).
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
                 std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
@@ -40,19 +65,28 @@ class fused_sampler {
   fused_sampler& operator=(const fused_sampler&) = delete;
 
   /// Appends the sets of ids first_id .. first_id + count - 1 to `store`, in id order. Blocks
-  /// (one host synchronisation per traversal level).
+  /// (one host synchronisation per 4 to 16 traversal levels and one per batch).
   void sample(std::uint64_t first_id, std::uint64_t count, rr_store& store);
   /// Appends the same sets to `bitmap` as its next held sets (bitmap.reserve(count) first): held
   /// set bitmap.num_sets() + i is sample first_id + i. Blocks.
   void sample(std::uint64_t first_id, std::uint64_t count, rr_bitmap& bitmap);
 
   std::uint64_t edges_examined() const noexcept { return edges_examined_; }
+  /// Groups per batch into a bitmap; a flat store's batches may hold fewer (32-bit positions).
   std::uint32_t max_groups() const noexcept { return max_groups_; }
-  std::uint64_t levels() const noexcept { return levels_; }
+  std::uint64_t levels() const noexcept { return profile_.levels; }
+  const fused_profile& profile() const noexcept { return profile_; }
+  /// With profiling on, kernels are timed by cudaEvents (profile().*_ms).
+  void set_profiling(bool on);
 
  private:
   template <class Target>
-  void sample_batches(std::uint64_t first_id, std::uint64_t count, Target& target);
+  void sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint64_t per_batch, Target& target);
+  /// Queues level `level`'s kernels (arguments `a` with that level's masks, queues and counts).
+  template <class Word>
+  void launch_level(kernels::fused_args<Word> a, std::uint32_t level);
+  /// Adds the milliseconds between profiling events `from` and `to` to `sum`.
+  void add_event_time(std::size_t from, std::size_t to, double& sum);
   /// Traverses samples first_id .. first_id + num_samples - 1; their visited words are then in
   /// visited_ (the returned state's). Blocks.
   template <class Word>
@@ -69,6 +103,10 @@ class fused_sampler {
   std::uint32_t words_;  // per vertex and group, of word_bytes_ each
   std::uint32_t word_bytes_;
   std::uint32_t max_groups_ = 1;
+  std::uint32_t flat_groups_ = 1;  // groups per batch into a flat store
+  unsigned light_grid_ = 0;        // persistent grids of the level kernels (blocks)
+  unsigned heavy_grid_ = 0;
+  std::string queue_mode_;         // WF_FUSED_QUEUE: buffered (default), direct, late (tests)
   std::uint64_t tiles_ = 0;
   memory_budget* budget_;
   cudaStream_t stream_;
@@ -80,11 +118,16 @@ class fused_sampler {
   device_buffer<std::uint64_t> keys_;
   device_buffer<std::uint32_t> tile_counts_;
   device_buffer<unsigned char> scan_scratch_;
-  device_buffer<unsigned> counters_;  // next_light, next_heavy, (pad), (pad)
-  device_buffer<unsigned long long> examined_;  // edges examined, then the bitmap's member count
-  unsigned* host_counters_ = nullptr;  // pinned: next_light, next_heavy, member total
+  device_buffer<unsigned> counters_;  // the level ring: (light, heavy) x 3
+  device_buffer<unsigned long long> examined_;  // edges examined (then the bitmap's members), stats
+  device_buffer<uint2> rules_;                  // per vertex: class, block size
+  device_buffer<std::uint8_t> heavy_;           // per vertex: heavy slot
+  unsigned* host_counters_ = nullptr;  // pinned: light, heavy, member total
+  unsigned long long* host_stats_ = nullptr;  // pinned: edges examined and the batch's stats
   std::uint64_t edges_examined_ = 0;
-  std::uint64_t levels_ = 0;
+  fused_profile profile_;
+  bool profiling_ = false;
+  std::vector<cudaEvent_t> events_;  // profiling only
 };
 
 }  // namespace wildfire::cuda

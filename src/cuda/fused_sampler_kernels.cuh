@@ -7,7 +7,11 @@
 // block each. Every (edge, colour) draws its own counter-hash number, as the unfused traversal does.
 // Under IC, a vertex of the block rule (random/ic_block_rule.hpp) has one work item per (block,
 // colour) instead of per edge: the item draws that colour's live count and slots in the block and
-// sets the colour at each live edge's source. Included only by fused_sampler.cu.
+// sets the colour at each live edge's source.
+// Levels run without a host round trip: a level's kernels read its slot counts from a device ring
+// of three (light, heavy) pairs (level L reads entry L % 3, queues into entry (L + 1) % 3, and its
+// first kernel clears entry (L + 2) % 3 for level L + 1), on persistent grids, so the launcher
+// queues several levels and polls the ring once for all of them. Included only by fused_sampler.cu.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -40,17 +44,55 @@ struct fused_args {
   std::uint32_t words;            // colours / bits of Word
   std::uint32_t num_groups;
   std::uint64_t* keys;            // per batch-local sample
-  Word* visited;                  // slot (g * n + v) * words + w
+  Word* visited;                  // slot (v * num_groups + g) * words + w (slot_of)
   Word* current;                  // colours to expand from the slot at this level
   Word* next;                     // colours discovered at this level
   std::uint32_t* queue;           // this level's slots: light from the front, heavy from the back
   std::uint32_t* next_queue;
   std::uint64_t queue_capacity;   // num_groups * n * words
-  unsigned* next_light;           // counters of next_queue
+  const unsigned* counts;         // this level's (light, heavy) slot counts (ring entry L % 3)
+  unsigned* next_light;           // counters of next_queue (ring entry (L + 1) % 3)
   unsigned* next_heavy;
+  unsigned* stale_counts;         // ring entry (L + 2) % 3, cleared by the level's first kernel
   unsigned long long* edges_examined;
+  unsigned long long* stats;      // fused_stat_* counters of the batch
   ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
+  const uint2* rules;             // per vertex: (class, block size), as ic_rule_of needs them
+  const std::uint8_t* heavy;      // per vertex: 1 if its slots are expanded a block each
+  bool buffered;                  // IC kernels queue slots through per-warp shared buffers
+  unsigned buffer_flush;          // fill from which a warp flushes its buffer (fused_buffer_flush)
 };
+
+/// Slot of word w of vertex v in group `group`: vertex-major, so that a vertex's words of every
+/// group of the batch share cache lines. Hubs are the sources of many live edges in every group;
+/// group-major, 64 groups put each hub's words in 64 scattered sectors, and the hot words of a
+/// few thousand hubs outgrow the L2 (they fit it vertex-major, 4 lines per hub at 64 groups).
+template <class Word>
+__device__ __forceinline__ std::uint64_t slot_of(const fused_args<Word>& a, std::uint64_t group, std::uint64_t v,
+                                                 std::uint32_t w) {
+  return (v * a.num_groups + group) * a.words + w;
+}
+
+/// Counters in fused_args::stats (the launcher's profile): levels with work, slots expanded by the
+/// light and the heavy kernels (or the LT kernel), and IC work items.
+inline constexpr unsigned fused_stat_levels = 0;
+inline constexpr unsigned fused_stat_light = 1;
+inline constexpr unsigned fused_stat_heavy = 2;
+inline constexpr unsigned fused_stat_items = 3;
+inline constexpr unsigned fused_stat_count = 4;
+
+/// The first kernel of a level, thread 0 of block 0: clears the ring entry level L + 1 will queue
+/// into (level L - 1 read it and has finished) and counts the level.
+template <class Word>
+__device__ __forceinline__ void open_level(const fused_args<Word>& a, unsigned light, unsigned heavy) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  a.stale_counts[0] = 0;
+  a.stale_counts[1] = 0;
+  if (light + heavy == 0) return;
+  atomicAdd(a.stats + fused_stat_levels, 1ULL);
+  atomicAdd(a.stats + fused_stat_light, static_cast<unsigned long long>(light));
+  atomicAdd(a.stats + fused_stat_heavy, static_cast<unsigned long long>(heavy));
+}
 
 /// Returns `*counter` + the calling lane's rank among the lanes that call it together, and adds
 /// their number: one atomic per warp instead of one per lane. Dense frontiers queue millions of
@@ -62,36 +104,113 @@ __device__ __forceinline__ unsigned warp_aggregated_increment(unsigned* counter)
   return active.shfl(base, 0) + active.thread_rank();
 }
 
-/// Queues a slot: heavy (a block per slot) when its work reaches fused_heavy_degree, the work
-/// being its in-degree under the per-edge rule and LT, its blocks times 32 colours under the IC
-/// block rule.
+/// Queues a slot: heavy (a block per slot) when its vertex's work reaches fused_heavy_degree
+/// (fused_plan_vertices), else light.
 template <class Word>
-__device__ __forceinline__ void enqueue_slot(const graph_view& g, const fused_args<Word>& a, std::uint32_t* queue,
-                                             unsigned* light, unsigned* heavy, std::uint32_t v, std::uint32_t slot) {
-  const std::uint64_t begin = g.in_offsets[v];
-  const std::uint64_t degree = g.in_offsets[v + 1] - begin;
-  std::uint64_t work = degree;
-  if (a.blocks.vertex_class != nullptr && degree >= fused_heavy_degree && a.blocks.vertex_class[v] != per_edge_class) {
-    const std::uint64_t block = ic_block_size(degree, g.in_thresholds[begin]);
-    work = (degree + block - 1) / block * 32;
-  }
-  if (work >= fused_heavy_degree) {
+__device__ __forceinline__ void enqueue_slot(const fused_args<Word>& a, std::uint32_t* queue, unsigned* light,
+                                             unsigned* heavy, std::uint32_t v, std::uint32_t slot) {
+  if (a.heavy[v] != 0) {
     queue[a.queue_capacity - 1 - warp_aggregated_increment(heavy)] = slot;
   } else {
     queue[warp_aggregated_increment(light)] = slot;
   }
 }
 
+/// Thread per vertex, once per sampler: the rule a slot of v is expanded by (class and block size
+/// of random/ic_block_rule.hpp; block 0 for the per-edge rule and LT) and whether its slots are
+/// heavy: its work reaches fused_heavy_degree, the work being its in-degree under the per-edge rule
+/// and LT, its blocks times 32 colours under the block rule. Saves the traversal a dependent read
+/// (the first in-edge's threshold) per expanded slot and three per queued slot.
+__global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* rules, std::uint8_t* heavy) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < g.num_vertices;
+       v += stride) {
+    const std::uint64_t begin = g.in_offsets[v];
+    const std::uint64_t degree = g.in_offsets[v + 1] - begin;
+    const std::uint32_t cls = blocks.vertex_class != nullptr ? blocks.vertex_class[v] : per_edge_class;
+    std::uint64_t block = 0;
+    std::uint64_t work = degree;
+    if (cls != per_edge_class && degree > 0) {
+      block = ic_block_size(degree, g.in_thresholds[begin]);
+      if (degree >= fused_heavy_degree) work = (degree + block - 1) / block * 32;
+    }
+    rules[v] = make_uint2(cls, static_cast<std::uint32_t>(block));  // block <= degree < 2^32
+    heavy[v] = work >= fused_heavy_degree ? 1 : 0;
+  }
+}
+
+/// Slots per warp in a level kernel's shared queue buffer, and the fill from which the warp
+/// flushes it at its next convergence point (a round of 32 items leaves room for 96 more; the
+/// launcher's "late" test mode flushes only full buffers, so that the direct fallback runs).
+inline constexpr unsigned fused_buffer_capacity = 256;
+inline constexpr unsigned fused_buffer_flush = 160;
+
+/// Where a warp queues the slots it discovers: straight into the next queue (buffer == nullptr),
+/// or into its shared-memory buffer, which flush_slots moves to the next queue with one counter
+/// atomic per class and 32 slots. Discoveries happen deep in divergent code, where few lanes
+/// share a warp-aggregated atomic; dense levels queue hundreds of millions of slots through two
+/// counters. A full buffer falls back to the direct path.
+struct slot_sink {
+  std::uint32_t* buffer;
+  unsigned* fill;  // may exceed the capacity: the excess went the direct way
+};
+
+template <class Word>
+__device__ __forceinline__ void push_slot(const fused_args<Word>& a, const slot_sink& sink, std::uint32_t v,
+                                          std::uint32_t slot) {
+  if (sink.buffer != nullptr) {
+    const unsigned position = atomicAdd(sink.fill, 1U);  // shared memory
+    if (position < fused_buffer_capacity) {
+      sink.buffer[position] = slot;
+      return;
+    }
+  }
+  enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, v, slot);
+}
+
+/// Whole warp, converged: moves the buffered slots to the next queue (light from the front, heavy
+/// from the back) and empties the buffer, when it holds at least `at_least` slots.
+template <class Word>
+__device__ __forceinline__ void flush_slots(const fused_args<Word>& a, const slot_sink& sink, unsigned lane,
+                                            unsigned at_least) {
+  if (sink.buffer == nullptr) return;
+  __syncwarp();  // the lanes' buffer writes are visible
+  const unsigned fill = *sink.fill;
+  if (fill < at_least || fill == 0) return;
+  const unsigned count = fill < fused_buffer_capacity ? fill : fused_buffer_capacity;
+  const unsigned below = (1U << lane) - 1U;
+  for (unsigned base = 0; base < count; base += 32) {
+    const unsigned i = base + lane;
+    const bool valid = i < count;
+    const std::uint32_t slot = valid ? sink.buffer[i] : 0U;
+    const bool heavy = valid && a.heavy[slot / a.words / a.num_groups] != 0;
+    const unsigned heavy_mask = __ballot_sync(fused_full_warp, heavy);
+    const unsigned light_mask = __ballot_sync(fused_full_warp, valid && !heavy);
+    unsigned light_base = 0;
+    unsigned heavy_base = 0;
+    if (lane == 0 && light_mask != 0) light_base = atomicAdd(a.next_light, static_cast<unsigned>(__popc(light_mask)));
+    if (lane == 0 && heavy_mask != 0) heavy_base = atomicAdd(a.next_heavy, static_cast<unsigned>(__popc(heavy_mask)));
+    light_base = __shfl_sync(fused_full_warp, light_base, 0);
+    heavy_base = __shfl_sync(fused_full_warp, heavy_base, 0);
+    if (heavy) {
+      a.next_queue[a.queue_capacity - 1 - (heavy_base + static_cast<unsigned>(__popc(heavy_mask & below)))] = slot;
+    } else if (valid) {
+      a.next_queue[light_base + static_cast<unsigned>(__popc(light_mask & below))] = slot;
+    }
+  }
+  __syncwarp();  // every lane has read the buffer
+  if (lane == 0) *sink.fill = 0;
+  __syncwarp();
+}
+
 /// Records that colours `keep` reach vertex u in group `group`, word `w`: new ones join the next
 /// frontier, and the slot is queued the first time it gets a colour at this level.
 template <class Word>
-__device__ __forceinline__ void discover(const graph_view& g, const fused_args<Word>& a, std::uint64_t slot,
+__device__ __forceinline__ void discover(const fused_args<Word>& a, const slot_sink& sink, std::uint64_t slot,
                                          std::uint32_t u, Word keep) {
   const Word old = atomicOr(a.visited + slot, keep);
   const Word fresh = keep & ~old;
-  if (fresh != 0 && atomicOr(a.next + slot, fresh) == 0) {
-    enqueue_slot(g, a, a.next_queue, a.next_light, a.next_heavy, u, static_cast<std::uint32_t>(slot));
-  }
+  if (fresh != 0 && atomicOr(a.next + slot, fresh) == 0) push_slot(a, sink, u, static_cast<std::uint32_t>(slot));
 }
 
 /// Thread per sample: the sample's key and its roots (Floyd, as the reference), which form the
@@ -111,8 +230,10 @@ __global__ void fused_roots(graph_view g, fused_args<Word> a) {
     const std::uint32_t count = root_count(key, a.mean_roots, g.num_vertices);
     draw_distinct_roots(
         key, g.num_vertices, count,
-        [&](std::uint32_t v) { return (__ldcg(a.visited + (group * g.num_vertices + v) * a.words + w) & bit) != 0; },
-        [&](std::uint32_t v) { discover(g, a, (group * g.num_vertices + v) * a.words + w, v, bit); });
+        [&](std::uint32_t v) { return (__ldcg(a.visited + slot_of(a, group, v, w)) & bit) != 0; },
+        [&](std::uint32_t v) {
+          discover(a, slot_sink{nullptr, nullptr}, slot_of(a, group, v, w), v, bit);
+        });
   }
 }
 
@@ -136,11 +257,12 @@ __device__ __forceinline__ unsigned lowest_bit(Word x) {
 
 /// IC, one in-edge j of v for the colours `frontier` of word w in `group` (per-edge rule).
 template <class Word>
-__device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
+__device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
+                                        std::uint64_t group,
                                         std::uint32_t w, std::uint64_t j, Word frontier) {
   constexpr unsigned bits = sizeof(Word) * 8;
   const std::uint32_t u = g.in_sources[j];
-  const std::uint64_t slot = (group * g.num_vertices + u) * a.words + w;
+  const std::uint64_t slot = slot_of(a, group, u, w);
   Word candidates = frontier & ~__ldcg(a.visited + slot);
   if (candidates == 0) return;
   const std::uint32_t threshold = g.in_thresholds[j];
@@ -151,7 +273,7 @@ __device__ __forceinline__ void ic_edge(const graph_view& g, const fused_args<Wo
     candidates &= candidates - 1;
     if (ic_edge_live(keys[c], j, threshold)) keep |= Word{1} << c;
   }
-  if (keep != 0) discover(g, a, slot, u, keep);
+  if (keep != 0) discover(a, sink, slot, u, keep);
 }
 
 /// Position of the n-th (from 0) set bit of x; n < popcount(x).
@@ -177,11 +299,11 @@ struct ic_slot_rule {
   std::uint32_t cls;
 };
 
-__device__ __forceinline__ ic_slot_rule ic_rule_of(const graph_view& g, const ic_block_view& blocks, std::uint32_t v) {
-  ic_slot_rule r{g.in_offsets[v], 0, 0, blocks.vertex_class[v]};
-  r.degree = g.in_offsets[v + 1] - r.begin;
-  if (r.cls != per_edge_class) r.block = ic_block_size(r.degree, g.in_thresholds[r.begin]);  // degree >= 2 here
-  return r;
+template <class Word>
+__device__ __forceinline__ ic_slot_rule ic_rule_of(const graph_view& g, const fused_args<Word>& a, std::uint32_t v) {
+  const uint2 rule = a.rules[v];  // independent of the offsets: both loads are in flight at once
+  const std::uint64_t begin = g.in_offsets[v];
+  return ic_slot_rule{begin, g.in_offsets[v + 1] - begin, rule.y, rule.x};
 }
 
 /// Work items of a slot: its in-edges (per-edge rule) or (block, colour) pairs.
@@ -193,16 +315,27 @@ __device__ __forceinline__ std::uint64_t ic_slot_items(const ic_slot_rule& r, Wo
 /// IC, item `item` of a slot (group, word w, frontier colours): one in-edge for the per-edge
 /// rule; otherwise block item / |frontier| for the item % |frontier|-th colour of the frontier.
 template <class Word>
-__device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
+__device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
+                                        std::uint64_t group,
                                         std::uint32_t w, const ic_slot_rule& r, Word frontier, std::uint64_t item) {
   constexpr unsigned bits = sizeof(Word) * 8;
   if (r.block == 0) {
-    ic_edge(g, a, group, w, r.begin + item, frontier);
+    ic_edge(g, a, sink, group, w, r.begin + item, frontier);
     return;
   }
   const unsigned colours = popcount(frontier);
-  const unsigned c = nth_set_bit(static_cast<unsigned long long>(frontier), static_cast<unsigned>(item % colours));
-  const std::uint64_t first = r.begin + item / colours * r.block;
+  // (block, colour) = (item / colours, item % colours), in 32 bits whenever the item fits them
+  std::uint64_t block_index;
+  unsigned colour_index;
+  if (item <= 0xffffffffULL) {
+    block_index = static_cast<std::uint32_t>(item) / colours;
+    colour_index = static_cast<std::uint32_t>(item) - static_cast<std::uint32_t>(block_index) * colours;
+  } else {
+    block_index = item / colours;
+    colour_index = static_cast<unsigned>(item % colours);
+  }
+  const unsigned c = nth_set_bit(static_cast<unsigned long long>(frontier), colour_index);
+  const std::uint64_t first = r.begin + block_index * r.block;
   const std::uint64_t key = a.keys[group * a.colours + static_cast<std::uint64_t>(w) * bits + c];
   std::uint32_t slots[block_cdf_length];
   const std::uint32_t live = ic_block_draw(key, a.blocks, r.cls, first, r.begin + r.degree, r.block, slots);
@@ -210,37 +343,46 @@ __device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Wo
   const Word bit = Word{1} << c;
   for (std::uint32_t i = 0; i < live; ++i) {
     const std::uint32_t u = g.in_sources[first + slots[i]];
-    const std::uint64_t slot = (group * g.num_vertices + u) * a.words + w;
-    if ((__ldcg(a.visited + slot) & bit) == 0) discover(g, a, slot, u, bit);
+    const std::uint64_t slot = slot_of(a, group, u, w);
+    if ((__ldcg(a.visited + slot) & bit) == 0) discover(a, sink, slot, u, bit);
   }
 }
 
-/// IC, light slots: a warp takes 32 slots and strides over the concatenation of their items.
+/// IC, light slots: a warp takes 32 slots and strides over the concatenation of their items. The
+/// grid is persistent (the launcher does not know the level's counts); the level's first kernel.
 template <class Word>
-__global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view g, fused_args<Word> a,
-                                                                     unsigned num_light) {
+__global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view g, fused_args<Word> a) {
+  __shared__ std::uint32_t buffers[fused_block_threads / 32][fused_buffer_capacity];
+  __shared__ unsigned fills[fused_block_threads / 32];
+  const unsigned num_light = a.counts[0];
+  open_level(a, num_light, a.counts[1]);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  if (lane == 0) fills[threadIdx.x >> 5] = 0;
+  __syncwarp();
+  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
   std::uint64_t examined = 0;
+  std::uint64_t all_items = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
        first < num_light; first += warps * 32) {
     ic_slot_rule rule{0, 0, 0, per_edge_class};
     std::uint64_t items = 0;
-    std::uint64_t group = 0;
+    std::uint32_t group = 0;
     std::uint32_t w = 0;
     Word frontier = 0;
     if (first + lane < num_light) {
-      const std::uint64_t slot = a.queue[first + lane];
+      const std::uint32_t slot = a.queue[first + lane];  // slot ids are 32-bit: 32-bit divisions
       frontier = a.current[slot];
       a.current[slot] = 0;  // the slot is queued once per level and only this level reads it
-      w = static_cast<std::uint32_t>(slot % a.words);
-      const std::uint64_t vertex_slot = slot / a.words;
-      group = vertex_slot / g.num_vertices;
-      const std::uint32_t v = static_cast<std::uint32_t>(vertex_slot % g.num_vertices);
-      rule = ic_rule_of(g, a.blocks, v);
+      w = slot % a.words;
+      const std::uint32_t vertex_slot = slot / a.words;
+      const std::uint32_t v = vertex_slot / a.num_groups;
+      group = vertex_slot - v * a.num_groups;
+      rule = ic_rule_of(g, a, v);
       items = ic_slot_items(rule, frontier);
       examined += rule.degree * popcount(frontier);  // edges examined: whole in-degree per colour
     }
+    all_items += items;
     const std::uint64_t inclusive = warp_inclusive_sum(items, lane);
     const std::uint64_t exclusive = inclusive - items;
     const std::uint64_t total = __shfl_sync(fused_full_warp, inclusive, 31);
@@ -252,23 +394,36 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
                                     __shfl_sync(fused_full_warp, rule.degree, owner),
                                     __shfl_sync(fused_full_warp, rule.block, owner),
                                     __shfl_sync(fused_full_warp, rule.cls, owner)};
-      const std::uint64_t owner_group = __shfl_sync(fused_full_warp, group, owner);
+      const std::uint32_t owner_group = __shfl_sync(fused_full_warp, group, owner);
       const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
       const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
-      if (f < total) ic_item(g, a, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
+      if (f < total) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
+      flush_slots(a, sink, lane, a.buffer_flush);
     }
   }
+  flush_slots(a, sink, lane, 1);
+  // One atomic per warp and kernel (the grid is persistent), not per 32 slots.
   examined = warp_sum(examined);
+  all_items = warp_sum(all_items);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+  if (lane == 0 && all_items != 0) atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(all_items));
 }
 
 /// IC, heavy slots (queued from the back of the queue): a block per slot, its threads striding
-/// over the slot's items.
+/// over the slot's items; a persistent grid striding over the level's heavy slots.
 template <class Word>
-__global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view g, fused_args<Word> a,
-                                                                     unsigned num_heavy) {
+__global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view g, fused_args<Word> a) {
   __shared__ Word frontier;
-  __shared__ std::uint64_t slot;
+  __shared__ std::uint32_t slot;
+  __shared__ std::uint32_t buffers[fused_block_threads / 32][fused_buffer_capacity];
+  __shared__ unsigned fills[fused_block_threads / 32];
+  const unsigned lane = threadIdx.x & 31;
+  if (lane == 0) fills[threadIdx.x >> 5] = 0;
+  __syncwarp();
+  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
+  const unsigned num_heavy = a.counts[1];
+  std::uint64_t examined = 0;  // thread 0's, added once per block
+  std::uint64_t all_items = 0;
   for (std::uint64_t i = blockIdx.x; i < num_heavy; i += gridDim.x) {
     if (threadIdx.x == 0) {
       slot = a.queue[a.queue_capacity - 1 - i];
@@ -276,24 +431,39 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
       a.current[slot] = 0;
     }
     __syncthreads();
-    const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
-    const std::uint64_t group = slot / a.words / g.num_vertices;
-    const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words % g.num_vertices);
+    const std::uint32_t w = slot % a.words;
+    const std::uint32_t v = slot / a.words / a.num_groups;
+    const std::uint32_t group = slot / a.words - v * a.num_groups;
     const Word colours = frontier;
-    const ic_slot_rule rule = ic_rule_of(g, a.blocks, v);
+    const ic_slot_rule rule = ic_rule_of(g, a, v);
     const std::uint64_t items = ic_slot_items(rule, colours);
-    for (std::uint64_t item = threadIdx.x; item < items; item += blockDim.x) ic_item(g, a, group, w, rule, colours, item);
-    if (threadIdx.x == 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(rule.degree * popcount(colours)));
+    // Warp-uniform trip counts, so that each warp can flush its buffer after every round.
+    for (std::uint64_t base = threadIdx.x - lane; base < items; base += blockDim.x) {
+      if (base + lane < items) ic_item(g, a, sink, group, w, rule, colours, base + lane);
+      flush_slots(a, sink, lane, a.buffer_flush);
+    }
+    if (threadIdx.x == 0) {
+      examined += rule.degree * popcount(colours);
+      all_items += items;
+    }
     __syncthreads();  // before thread 0 overwrites the shared slot
+  }
+  flush_slots(a, sink, lane, 1);
+  if (threadIdx.x == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+  if (threadIdx.x == 0 && all_items != 0) {
+    atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(all_items));
   }
 }
 
 /// LT, a warp per slot (light and heavy alike): a warp scan of the cumulative in-weights, shared
-/// by every colour; each colour's draw then finds its edge (the same as lt_chosen_in_edge).
+/// by every colour; each colour's draw then finds its edge (the same as lt_chosen_in_edge). The
+/// level's only kernel, on a persistent grid.
 template <class Word>
-__global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fused_args<Word> a, unsigned num_light,
-                                                               unsigned num_heavy) {
+__global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fused_args<Word> a) {
   constexpr unsigned bits = sizeof(Word) * 8;
+  const unsigned num_light = a.counts[0];
+  const unsigned num_heavy = a.counts[1];
+  open_level(a, num_light, num_heavy);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const std::uint64_t entries = static_cast<std::uint64_t>(num_light) + num_heavy;
@@ -306,8 +476,8 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
     __syncwarp();
     if (lane == 0) a.current[slot] = 0;
     const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
-    const std::uint64_t group = slot / a.words / g.num_vertices;
-    const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words % g.num_vertices);
+    const std::uint64_t group = slot / a.words % a.num_groups;
+    const std::uint32_t v = static_cast<std::uint32_t>(slot / a.words / a.num_groups);
     const std::uint64_t* keys = a.keys + group * a.colours + static_cast<std::uint64_t>(w) * bits;
     const std::uint64_t begin = g.in_offsets[v];
     const std::uint64_t end = g.in_offsets[v + 1];
@@ -329,7 +499,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
           if (lane == winner) {
             examined += j - begin + 1;
             const std::uint32_t u = g.in_sources[j];
-            discover(g, a, (group * g.num_vertices + u) * a.words + w, u, Word{1} << c);
+            discover(a, slot_sink{nullptr, nullptr}, slot_of(a, group, u, w), u, Word{1} << c);
           }
         }
       }
@@ -356,7 +526,7 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
     const std::uint64_t tile = i % tiles;
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
-      const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
+      const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
       const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
       for (unsigned b = 0; b < in_word; ++b) {
         const unsigned slice = __ballot_sync(fused_full_warp, ((word >> b) & 1U) != 0);
@@ -381,7 +551,7 @@ __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint6
     const std::uint64_t tile = i % tiles;
     const std::uint64_t v = tile * 32 + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
-      const Word word = v < g.num_vertices ? a.visited[(group * g.num_vertices + v) * a.words + w] : Word{0};
+      const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
       const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
       for (unsigned b = 0; b < in_word; ++b) {
         const bool member = ((word >> b) & 1U) != 0;
@@ -416,8 +586,8 @@ __global__ void fused_or_into_bitmap(graph_view g, fused_args<Word> a, bitmap_vi
     count += static_cast<unsigned long long>(__popcll(word));
     const std::uint32_t w = static_cast<std::uint32_t>(slot % a.words);
     const std::uint64_t vertex_slot = slot / a.words;
-    const std::uint64_t group = vertex_slot / g.num_vertices;
-    const std::uint64_t v = vertex_slot % g.num_vertices;
+    const std::uint64_t group = vertex_slot % a.num_groups;
+    const std::uint64_t v = vertex_slot / a.num_groups;
     const std::uint64_t index = first_index + group * a.colours + static_cast<std::uint64_t>(w) * bits;
     const unsigned shift = static_cast<unsigned>(index % 64);
     if (bits == 64 && shift == 0) {

@@ -1,0 +1,102 @@
+// The fused traversal's batching and device-side level loop against the serial reference: one
+// group per batch (WF_FUSED_GROUPS=1: many batches per request, into the flat store and into the
+// bitmap), deep traversals (the ring graph: more levels than one poll of the level counts covers),
+// the IC block rule, the per-edge rule and LT. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_graphs.hpp"
+#include "reference/rr_reference.hpp"
+#include "wildfire/backend.hpp"
+
+namespace wildfire {
+namespace {
+
+/// Sets an environment variable read by the samplers made while it lives.
+class environment_override {
+ public:
+  environment_override(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~environment_override() { unsetenv(name_); }
+  environment_override(const environment_override&) = delete;
+  environment_override& operator=(const environment_override&) = delete;
+
+ private:
+  const char* name_;
+};
+
+/// Samples ids 5 .. 5 + count - 1 in two requests (the second starts inside a group) with the
+/// fused traversal into `representation` and compares every set with the reference.
+void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, std::uint32_t colours,
+                                   cuda::rr_representation representation, std::uint64_t count,
+                                   const std::string& where) {
+  sampling_params params;
+  params.model = model;
+  params.seed = 4242;
+  backend_config config;
+  config.device = device_kind::gpu;
+  config.traversal = traversal_kind::fused;
+  config.colours = colours;
+  auto gpu = cuda::make_cuda_rr_collection(config, g, params, representation);
+  gpu->generate(5, count / 3);
+  gpu->generate(5 + count / 3, count - count / 3);
+  const rr_sets want = reference::sample_rr_sets(g, params, 5, count);
+  ASSERT_EQ(gpu->size(), count) << where;
+  EXPECT_EQ(gpu->num_members(), want.num_members()) << where;
+  const rr_sets got = gpu->copy_sets(0, count);
+  EXPECT_EQ(got.offsets, want.offsets) << where;
+  EXPECT_TRUE(got.members == want.members) << where;
+  const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
+  EXPECT_EQ(profile.fused_sets, count) << where;
+  EXPECT_GT(profile.fused_levels, 0U) << where;
+}
+
+TEST(CudaFused, OneGroupPerBatchEqualsReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const environment_override one("WF_FUSED_GROUPS", "1");
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");  // block rule, heavy hubs
+  const csr_graph ring = test::hub_graph(2000, true);                   // whole-graph sets, deep levels
+  const csr_graph sparse = test::hub_graph(3000, false);                // per-edge rule; valid under LT
+  for (const auto representation : {cuda::rr_representation::flat, cuda::rr_representation::bitmap}) {
+    const std::string kind = representation == cuda::rr_representation::flat ? "flat" : "bitmap";
+    for (const std::uint32_t colours : {32U, 64U}) {
+      const std::string at = kind + ", " + std::to_string(colours) + " colours";
+      expect_fused_equals_reference(dense, diffusion_model::ic, colours, representation, 300, "uniform:0.3, " + at);
+      expect_fused_equals_reference(ring, diffusion_model::ic, colours, representation, 150, "ring, " + at);
+      expect_fused_equals_reference(sparse, diffusion_model::ic, colours, representation, 300, "hub graph, " + at);
+      expect_fused_equals_reference(sparse, diffusion_model::lt, colours, representation, 300, "hub graph LT, " + at);
+    }
+  }
+}
+
+// More groups than the default cap: batches of 128 x 64 samples into the bitmap.
+TEST(CudaFused, ManyGroupsPerBatchEqualsReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const environment_override many("WF_FUSED_GROUPS", "128");
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 9000,
+                                "uniform:0.3, bitmap, 128 groups");
+}
+
+// The queue modes: slots straight to the next queue, and per-warp buffers flushed only when full
+// (most discoveries of a dense level then take the direct fallback beside the buffered ones).
+TEST(CudaFused, QueueModesEqualReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  const csr_graph ring = test::hub_graph(2000, true);
+  for (const char* mode : {"direct", "late"}) {
+    const environment_override queue("WF_FUSED_QUEUE", mode);
+    const std::string at = std::string(mode) + " queue";
+    expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 600,
+                                  "uniform:0.3, bitmap, " + at);
+    expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 300,
+                                  "uniform:0.3, flat, " + at);
+    expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
+  }
+}
+
+}  // namespace
+}  // namespace wildfire
