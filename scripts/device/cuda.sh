@@ -121,8 +121,9 @@ echo "== dense regime: IMM IC k=50 eps=0.1 on topcats-like, uniform p ($(elapsed
 wait $gen_topcats
 $wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1
 rm -f "$out/graphs/topcats_like.txt"
-# Automatic representation: flat while it fits, then streamed (docs/gpu.md). Smallest p first.
-for p in 0.01 0.05 0.1; do
+# Automatic representation: flat for small sets, the bitmap for dense ones (docs/gpu.md). Smallest
+# p first; WF_DENSE_PS picks a subset (scripts/device/dense.sh measures p = 0.05 and 0.1 in full).
+for p in ${WF_DENSE_PS:-0.01 0.05 0.1}; do
   have_time $((budget - 25)) || { echo "skipped p=$p (time)"; continue; }
   limit=$(( budget - 15 - $(elapsed) )); (( limit > 120 )) && limit=120
   imm "dense_p${p}_gpu" "$out/graphs/topcats_like.wfg" $limit -w uniform:$p -d IC -e 0.1 --device gpu --reuse-rrsets
@@ -140,27 +141,27 @@ for f in sorted(os.listdir(d)):
         except Exception as e:
             runs[f[:-5]] = {"Error": "unreadable JSON: %s" % e}
 print("IMM, k = 50, seed 1 (`wildfire imm`). Samp+Sel = sampling + selection seconds (estimation included, "
-      "graph already on the device): the region gIM's timer covers. Total = the whole command (load, upload, "
-      "CUDA context). Edges examined count whole in-degrees, also where the IC block rule draws per block. "
+      "graph already on the device): the region gIM's timer covers. Total = the whole command; load = parsing, "
+      "context = CUDA context creation, setup = graph upload and allocations. Edges examined count whole in-degrees, also where the IC block rule draws per block. "
       "`=CPU`: the GPU seeds equal the CPU run's (same graph, model, eps, mode).\n")
-print("| run | device | sampler | theta | sets generated | members generated | edges examined | sampling s | selection s | Samp+Sel s | total s | load s | est. spread | peak RR bytes | =CPU |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| run | device | sampler | representation | theta | sets generated | members generated | edges examined | edges/s | sampling s | selection s | Samp+Sel s | total s | load s | context s | setup s | est. spread | peak RR bytes | =CPU |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for tag, r in runs.items():
     dev = tag.rsplit('_', 1)[-1]
     base = tag.rsplit('_', 1)[0]
     if "Error" in r:
-        print("| %s | %s | | | | | | | | | | | | | error: %s |" % (base, dev, r["Error"]))
+        print("| %s | %s | | | | | | | | | | | | | | | | | error: %s |" % (base, dev, r["Error"]))
         continue
     t = r.get("Times", {})
     same = ""
     if dev == "gpu" and (base + "_cpu") in runs and "Seeds" in runs[base + "_cpu"]:
         same = "yes" if runs[base + "_cpu"]["Seeds"] == r.get("Seeds") else "NO"
     ss = t.get("Sampling", 0) + t.get("Selection", 0)
-    print("| %s | %s | %s | %s | %s | %s | %s | %.4f | %.4f | %.4f | %.3f | %.3f | %.1f | %s | %s |" % (
-        base, dev, r.get("Sampler", ""), r.get("Theta", ""), r.get("RRSetsGenerated", ""),
-        r.get("RRSetMembersGenerated", ""), r.get("EdgesExamined", ""),
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %.3g | %.4f | %.4f | %.4f | %.3f | %.3f | %.3f | %.3f | %.1f | %s | %s |" % (
+        base, dev, r.get("Sampler", ""), r.get("Representation", ""), r.get("Theta", ""), r.get("RRSetsGenerated", ""),
+        r.get("RRSetMembersGenerated", ""), r.get("EdgesExamined", ""), r.get("EdgesPerSecond", 0),
         t.get("Sampling", 0), t.get("Selection", 0), ss, r.get("Total", 0), t.get("Load", 0),
-        r.get("EstimatedSpread", 0), r.get("RRMemoryPeakBytes", ""), same))
+        t.get("DeviceContext", 0), t.get("Setup", 0), r.get("EstimatedSpread", 0), r.get("RRMemoryPeakBytes", ""), same))
 PY
 cat "$out/imm.md"
 rm -rf "$out/graphs"
