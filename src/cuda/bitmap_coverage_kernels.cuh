@@ -5,16 +5,14 @@
 
 #include <cstdint>
 
+#include "cuda/grid_stride.cuh"
+
 #include "cuda/bitmap_coverage.hpp"
 
 namespace wildfire::cuda::kernels::bitmap {
 
 inline constexpr unsigned block_threads = 256;
 
-__device__ __forceinline__ std::uint64_t thread_id() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ std::uint64_t thread_count() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
 
 /// Sum of `value` over the block's warps into *total (lane 0 of each warp adds).
 __device__ __forceinline__ void add_warp_sum(unsigned long long value, unsigned long long* total) {
@@ -27,7 +25,7 @@ __device__ __forceinline__ void add_warp_sum(unsigned long long value, unsigned 
 __global__ void scatter_sets(bitmap_view bm, const std::uint64_t* offsets, const std::uint32_t* members,
                              std::uint64_t num_sets, std::uint64_t first_index) {
   const unsigned lane = threadIdx.x & 31;
-  for (std::uint64_t i = thread_id() >> 5; i < num_sets; i += thread_count() >> 5) {
+  for (std::uint64_t i = grid_thread_id() >> 5; i < num_sets; i += grid_thread_count() >> 5) {
     const std::uint64_t index = first_index + i;
     unsigned long long* words = bm.batch(index / 64);
     const unsigned long long bit = 1ULL << (index % 64);
@@ -37,7 +35,7 @@ __global__ void scatter_sets(bitmap_view bm, const std::uint64_t* offsets, const
 
 /// counts[v] = held sets holding v: popcounts over batches [0, batches), coalesced over v.
 __global__ void count_sets(bitmap_view bm, std::uint64_t batches, std::uint32_t* counts) {
-  for (std::uint64_t v = thread_id(); v < bm.n; v += thread_count()) {
+  for (std::uint64_t v = grid_thread_id(); v < bm.n; v += grid_thread_count()) {
     std::uint32_t count = 0;
     for (std::uint64_t first = 0; first < batches; first += bm.per_chunk) {
       const unsigned long long* chunk = bm.chunks[first / bm.per_chunk] + v;
@@ -53,7 +51,7 @@ __global__ void count_sets(bitmap_view bm, std::uint64_t batches, std::uint32_t*
 __global__ void argmax(const std::uint32_t* counts, const std::uint8_t* selected, std::uint32_t n,
                        unsigned long long* best) {
   unsigned long long mine = 0;
-  for (std::uint64_t v = thread_id(); v < n; v += thread_count()) {
+  for (std::uint64_t v = grid_thread_id(); v < n; v += grid_thread_count()) {
     if (selected[v] != 0) continue;
     const unsigned long long packed =
         (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
@@ -75,9 +73,9 @@ __global__ void cover(bitmap_view bm, std::uint64_t batches, const unsigned long
   const unsigned long long packed = *best;
   if (packed == 0) return;
   const auto seed = static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL));
-  if (thread_id() == 0) selected[seed] = 1;
+  if (grid_thread_id() == 0) selected[seed] = 1;
   unsigned long long newly = 0;
-  for (std::uint64_t b = thread_id(); b < batches; b += thread_count()) {
+  for (std::uint64_t b = grid_thread_id(); b < batches; b += grid_thread_count()) {
     const unsigned long long hit = bm.batch(b)[seed] & ~covered[b];
     if (hit == 0) continue;
     covered[b] |= hit;
@@ -93,7 +91,7 @@ __global__ void uncount(bitmap_view bm, const std::uint32_t* touched, const unsi
                         const unsigned long long* fresh, std::uint32_t* counts) {
   const unsigned long long count = *num_touched;
   if (count == 0) return;
-  for (std::uint64_t v = thread_id(); v < bm.n; v += thread_count()) {
+  for (std::uint64_t v = grid_thread_id(); v < bm.n; v += grid_thread_count()) {
     std::uint32_t drop = 0;
     for (unsigned long long i = 0; i < count; ++i) {
       const std::uint32_t b = touched[i];
@@ -114,7 +112,7 @@ __global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, un
 __global__ void count_covered(bitmap_view bm, std::uint64_t batches, const std::uint32_t* seeds,
                               std::uint32_t num_seeds, unsigned long long* covered) {
   unsigned long long mine = 0;
-  for (std::uint64_t b = thread_id(); b < batches; b += thread_count()) {
+  for (std::uint64_t b = grid_thread_id(); b < batches; b += grid_thread_count()) {
     const unsigned long long* words = bm.batch(b);
     unsigned long long hit = 0;
     for (std::uint32_t i = 0; i < num_seeds; ++i) hit |= words[seeds[i]];

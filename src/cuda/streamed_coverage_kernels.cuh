@@ -5,24 +5,22 @@
 
 #include <cstdint>
 
+#include "cuda/grid_stride.cuh"
+
 namespace wildfire::cuda::kernels::streamed {
 
 inline constexpr unsigned block_threads = 256;
 
-__device__ __forceinline__ std::uint64_t thread_id() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ std::uint64_t thread_count() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
 
 /// counts[v] += 1 for every member (a set holds a vertex at most once).
 __global__ void add_counts(const std::uint32_t* members, std::uint64_t num_members, std::uint32_t* counts) {
-  for (std::uint64_t i = thread_id(); i < num_members; i += thread_count()) atomicAdd(counts + members[i], 1U);
+  for (std::uint64_t i = grid_thread_id(); i < num_members; i += grid_thread_count()) atomicAdd(counts + members[i], 1U);
 }
 
 /// best = max over v of (counts[v] << 32 | ~v): the largest count, lowest id on ties.
 __global__ void argmax(const std::uint32_t* counts, std::uint32_t n, unsigned long long* best) {
   unsigned long long mine = 0;
-  for (std::uint64_t v = thread_id(); v < n; v += thread_count()) {
+  for (std::uint64_t v = grid_thread_id(); v < n; v += grid_thread_count()) {
     const unsigned long long packed =
         (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
     if (packed > mine) mine = packed;
@@ -46,7 +44,7 @@ __global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, un
 /// kept[count] = 0 for the scan. `hits` counts the sets holding the seed.
 __global__ void split_sizes(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t count,
                             std::uint32_t seed, std::uint64_t* kept, unsigned long long* hits) {
-  for (std::uint64_t i = thread_id(); i <= count; i += thread_count()) {
+  for (std::uint64_t i = grid_thread_id(); i <= count; i += grid_thread_count()) {
     if (i == count) {
       kept[i] = 0;
       continue;
@@ -74,7 +72,7 @@ __global__ void gather_kept(const std::uint64_t* offsets, const std::uint32_t* m
                             const std::uint64_t* kept_offsets, std::uint64_t base, std::uint32_t* out_members,
                             std::uint64_t* out_offsets_end) {
   const unsigned lane = threadIdx.x & 31;
-  for (std::uint64_t i = thread_id() >> 5; i < count; i += thread_count() >> 5) {
+  for (std::uint64_t i = grid_thread_id() >> 5; i < count; i += grid_thread_count() >> 5) {
     const std::uint64_t to = kept_offsets[i];
     const std::uint64_t size = kept_offsets[i + 1] - to;
     const std::uint64_t from = offsets[i];
