@@ -43,13 +43,14 @@ struct bench_options {
   int threads = 0;
   double budget_seconds = 60;  // per configuration: stop after the realization that passes it
   double time_limit = 0;       // per realization (0: none); an unfinished one ends its row
+  bool round_log = false;      // per round to stderr: eta_i, n_i, sets, coverage, estimate, |A_i|, cost
 };
 
 void usage() {
   std::fputs(
       "amcss_bench -i GRAPH [--name NAME] [-w WEIGHTS] [--undirected] [--models IC,LT] [--batches 4,16]\n"
       "            [--etas 1000,2000] [--runs merit:gpu,merit:cpu,asti,degree] [-R 10] [-e 0.5]\n"
-      "            [-p THREADS] [--budget SECONDS] [--time-limit SECONDS]\n",
+      "            [-p THREADS] [--budget SECONDS] [--time-limit SECONDS] [--round-log]\n",
       stderr);
 }
 
@@ -74,6 +75,7 @@ bench_options parse(int argc, char** argv) {
     else if (flag == "-p") o.threads = std::stoi(value());
     else if (flag == "--budget") o.budget_seconds = std::stod(value());
     else if (flag == "--time-limit") o.time_limit = std::stod(value());
+    else if (flag == "--round-log") o.round_log = true;
     else throw wildfire::config_error(flag, "unknown flag");
   }
   WF_EXPECTS(!o.graph.path.empty(), "-i", "a graph is required");
@@ -98,8 +100,8 @@ int main(int argc, char** argv) {
                o.name, graph.num_vertices, graph.num_edges, load_seconds, graph.provenance.weight_model, o.epsilon,
                o.realizations, threads, o.budget_seconds, version_string, git_commit);
     fmt::print("| graph | model | b | eta | algorithm | device | R done | mean cost | rounds | generate s | select s "
-               "| update s | diffuse s | total s / realization | sets generated | sets reused | sets repaired | sets dropped | peak set MB | regrowths |\n");
-    fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+               "| update s | diffuse s | total s / realization | sets generated | sets reused | sets repaired | sets dropped | peak set MB | regrowths | cost per realization |\n");
+    fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::fflush(stdout);
     for (const auto& model_name : o.models) {
       const diffusion_model model = parse_diffusion_model(model_name, "--models");
@@ -139,7 +141,7 @@ int main(int argc, char** argv) {
               if (!last.finished) {
                 // Stopped by --time-limit: its time is a lower bound on this configuration's.
                 fmt::print("| {} | {} | {} | {} | {} | {} | unfinished (realization {}: {} of {} active) | - | {} | {:.3f} "
-                           "| {:.3f} | {:.3f} | {:.3f} | > {:.1f} | {} | {} | {} | {} | {:.0f} | {} |\n",
+                           "| {:.3f} | {:.3f} | {:.3f} | > {:.1f} | {} | {} | {} | {} | {:.0f} | {} | - |\n",
                            o.name, model_name, a.batch, a.eta, adaptive::to_string(a.algorithm),
                            result.device == "cpu" ? fmt::format("cpu x{}", threads) : result.device, r, last.activated,
                            a.eta, last.rounds, last.seconds.generate, last.seconds.select, last.seconds.update,
@@ -149,11 +151,25 @@ int main(int argc, char** argv) {
                 std::fflush(stdout);
                 break;
               }
+              if (o.round_log) {
+                fmt::print(stderr, "{} {} eta {} realization {}: cost {:.4f}, {} rounds\n", model_name,
+                           adaptive::to_string(a.algorithm), a.eta, r, last.total_cost, last.rounds);
+                std::uint32_t i = 0;
+                for (const auto& rr : last.round_log) {
+                  fmt::print(stderr, "  round {} eta_i {} n_i {} sets {} coverage {} estimate {:.1f} activated {} cost {:.4f}\n",
+                             ++i, rr.eta_left, rr.remaining, rr.sets, rr.coverage, rr.estimate(), rr.activated, rr.cost);
+                }
+              }
               done.push_back(last);
               if (row.seconds() > o.budget_seconds) break;
             }
             if (done.empty()) continue;
             adaptive::phase_seconds mean;
+            // Realization r of every row is the same world, and the cost varies a lot between worlds
+            // (IC under weighted cascade: a batch either reaches a giant live component or not), so
+            // rows with different R done compare only realization by realization.
+            std::string per_realization;
+            for (const auto& d : done) per_realization += fmt::format("{}{:.4f}", per_realization.empty() ? "" : " ", d.total_cost);
             double cost = 0, rounds = 0, generated = 0, reused = 0, repaired = 0, dropped = 0, peak_mb = 0,
                    regrowths = 0;
             const double count = static_cast<double>(done.size());
@@ -174,10 +190,10 @@ int main(int argc, char** argv) {
             }
             const std::string device_text = device == "cpu" ? fmt::format("cpu x{}", threads) : device;
             fmt::print("| {} | {} | {} | {} | {} | {} | {} | {:.4f} | {:.1f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} "
-                       "| {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.1f} |\n",
+                       "| {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.1f} | {} |\n",
                        o.name, model_name, a.batch, a.eta, adaptive::to_string(a.algorithm), device_text, done.size(),
                        cost, rounds, mean.generate, mean.select, mean.update, mean.diffuse, mean.total, generated,
-                       reused, repaired, dropped, peak_mb, regrowths);
+                       reused, repaired, dropped, peak_mb, regrowths, per_realization);
             std::fflush(stdout);
           }
         }

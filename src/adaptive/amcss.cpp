@@ -96,7 +96,8 @@ class stage_timer {
 /// Past the time limit (if any) it returns no batch and marks `out` unfinished.
 std::vector<std::uint32_t> sampled_batch(mrr_store& store, const residual_graph& residual, std::uint64_t eta_left,
                                          const amcss_options& o, std::uint32_t round, double previous_mean_roots,
-                                         std::uint64_t budget_bytes, const stopwatch& clock, realization_result& out) {
+                                         std::uint64_t budget_bytes, const stopwatch& clock, realization_result& out,
+                                         round_record& log) {
   const std::uint32_t n_i = residual.num_remaining();
   const double mean_roots = static_cast<double>(n_i) / static_cast<double>(eta_left);
   const round_bounds bounds = compute_round_bounds(n_i, o.batch, o.epsilon);
@@ -134,6 +135,8 @@ std::vector<std::uint32_t> sampled_batch(mrr_store& store, const residual_graph&
     if (at_max || batch_verified(selection.coverage, bounds)) {
       if (at_max && !batch_verified(selection.coverage, bounds)) ++out.accepted_at_theta_max;
       store.commit_selection();
+      log.sets = store.size();
+      log.coverage = selection.coverage;
       return selection.seeds;
     }
     if (out_of_time(o, clock)) {
@@ -172,13 +175,16 @@ realization_result run_realization(const csr_graph& graph, const ic_block_plan* 
     const std::uint32_t round = ++out.rounds;
     const std::uint64_t eta_left = o.eta - world.num_active();
     std::vector<std::uint32_t> batch;
+    round_record log;
+    log.eta_left = eta_left;
+    log.remaining = residual.num_remaining();
     if (eta_left <= o.batch) {
       batch = cheapest_batch(residual, costs, eta_left);
     } else if (o.algorithm == amcss_algorithm::degree) {
       batch = degree_batch(residual, costs, o.batch);
     } else {
       if (o.algorithm == amcss_algorithm::asti) store->reset(realization_sampling_seed(o.seed, r, round));
-      batch = sampled_batch(*store, residual, eta_left, o, round, previous_mean_roots, budget, total, out);
+      batch = sampled_batch(*store, residual, eta_left, o, round, previous_mean_roots, budget, total, out, log);
       if (!out.finished) {
         --out.rounds;
         break;
@@ -198,6 +204,9 @@ realization_result run_realization(const csr_graph& graph, const ic_block_plan* 
       }
       residual.remove(activated);
     }
+    log.activated = activated.size();
+    for (const std::uint32_t seed : batch) log.cost += costs[seed];
+    out.round_log.push_back(log);
     if (o.algorithm == amcss_algorithm::merit) {
       stage_timer t(out.seconds.update);
       store->discover(activated);

@@ -59,6 +59,19 @@ TEST_P(AmcssRuns, ReachesEtaInEveryRealizationAndVerifies) {
     if (algorithm == amcss_algorithm::asti) {
       EXPECT_EQ(run.sets_reused + run.sets_repaired, 0U);
     }
+    // The round log: one record per round, consistent with the seeds and the realization.
+    ASSERT_EQ(run.round_log.size(), run.rounds);
+    std::uint64_t activated = 0;
+    double cost = 0;
+    for (const round_record& r : run.round_log) {
+      EXPECT_EQ(r.eta_left, o.eta - activated);
+      EXPECT_LE(r.coverage, r.sets);
+      EXPECT_EQ(r.sets > 0, algorithm != amcss_algorithm::degree && r.eta_left > o.batch);
+      activated += r.activated;
+      cost += r.cost;
+    }
+    EXPECT_EQ(activated, run.activated);
+    EXPECT_NEAR(cost, run.total_cost, 1e-9);
   }
 }
 

@@ -52,6 +52,18 @@ struct seed_record {
   std::uint64_t activations = 0;  // vertices this seed activated (itself included), in order
 };
 
+/// One round as the sampler saw it, to compare the estimate with the outcome: the batch's
+/// coverage Lambda over `sets` mRR-sets estimates its truncated influence as eta_i Lambda / sets.
+struct round_record {
+  std::uint64_t eta_left = 0;     // eta_i
+  std::uint32_t remaining = 0;    // n_i
+  std::uint64_t sets = 0;         // sets the accepted batch was selected from (0: no sampling)
+  std::uint64_t coverage = 0;     // Lambda(S_i)
+  std::uint64_t activated = 0;    // |A_i|
+  double cost = 0;                // c(S_i)
+  double estimate() const { return sets > 0 ? static_cast<double>(eta_left) * static_cast<double>(coverage) / static_cast<double>(sets) : 0; }
+};
+
 struct phase_seconds {
   double generate = 0;
   double select = 0;
@@ -63,6 +75,7 @@ struct phase_seconds {
 struct realization_result {
   std::uint32_t realization = 0;
   std::vector<seed_record> seeds;
+  std::vector<round_record> round_log;
   double total_cost = 0;
   std::uint32_t rounds = 0;
   std::uint64_t activated = 0;        // >= eta when finished
