@@ -12,6 +12,7 @@
 #include "cuda/twitter_backward_kernels.cuh"
 #include "cuda/twitter_pull_kernels.cuh"
 #include "cuda/twitter_staged_kernels.cuh"
+#include "twitter/backward_sweep.hpp"
 #include "twitter/pull_layout.hpp"
 #include "twitter/staged_layout.hpp"
 #include "wildfire/error.hpp"
@@ -510,12 +511,7 @@ twitter::influence_result twitter_backward_session::result() const {
   if (d.num_graphs > 0) {
     WF_CUDA_CHECK(cudaMemcpy(stalled.data(), d.stalled.ptr, d.num_graphs * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
   }
-  for (std::uint64_t t = 0; t < d.num_graphs; ++t) {
-    if (stalled[t] == 0) continue;
-    r.num_stalled_nodes += stalled[t];
-    r.cyclic_graphs.push_back(t);
-  }
-  r.num_graphs_with_cycles = r.cyclic_graphs.size();
+  twitter::detail::collect_cycles(stalled, r);
   return r;
 }
 

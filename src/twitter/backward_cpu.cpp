@@ -51,19 +51,6 @@ std::uint64_t sweep_graph(const spreading_graphs& g, std::uint64_t t, double* in
 
 }  // namespace detail
 
-namespace {
-
-void collect_cycles(const std::vector<std::uint64_t>& stalled_per_graph, influence_result& r) {
-  for (std::uint64_t t = 0; t < stalled_per_graph.size(); ++t) {
-    if (stalled_per_graph[t] == 0) continue;
-    r.num_stalled_nodes += stalled_per_graph[t];
-    r.cyclic_graphs.push_back(t);
-  }
-  r.num_graphs_with_cycles = r.cyclic_graphs.size();
-}
-
-}  // namespace
-
 influence_result backward_sequential(const spreading_graphs& g) {
   influence_result r;
   r.influence.assign(g.num_nodes(), 0.0);
@@ -72,7 +59,7 @@ influence_result backward_sequential(const spreading_graphs& g) {
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t t = 0; t < g.num_graphs(); ++t) stalled[t] = detail::sweep_graph(g, t, r.influence.data(), scratch);
   r.backward_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  collect_cycles(stalled, r);
+  detail::collect_cycles(stalled, r);
   return r;
 }
 
@@ -101,7 +88,7 @@ influence_result backward_openmp(const spreading_graphs& g, int num_threads) {
     }
   }
   r.backward_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  collect_cycles(stalled, r);
+  detail::collect_cycles(stalled, r);
   return r;
 }
 

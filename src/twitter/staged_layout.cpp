@@ -220,12 +220,7 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
     }
   }
   r.backward_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
-    if (stalled[t] == 0) continue;
-    r.num_stalled_nodes += stalled[t];
-    r.cyclic_graphs.push_back(t);
-  }
-  r.num_graphs_with_cycles = r.cyclic_graphs.size();
+  collect_cycles(stalled, r);
   return r;
 }
 
