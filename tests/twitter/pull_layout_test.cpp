@@ -145,21 +145,7 @@ TEST(PullLayout, GeneratedSetsWithCyclesAndReversedNumbering) {
 TEST(PullLayout, CycleInsideALargeGraph) {
   // A 2000-node RSG graph with three back edges closing cycles: the stalled group is the last
   // level and its in-lists name finished predecessors only.
-  rsg_params p;
-  p.seed = 9;
-  p.batches = {{1, 2000, 2000, 1.0}};
-  const spreading_graphs base_set = generate_rsg(p, 2);
-  spreading_graphs g;
-  g.user_ids = base_set.user_ids;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-  for (std::uint32_t i = 0; i < 2000; ++i) {
-    for (std::uint64_t j = base_set.row_offsets[i]; j < base_set.row_offsets[i + 1]; ++j) edges.emplace_back(i, base_set.edge_targets[j]);
-  }
-  edges.emplace_back(1500, 700);
-  edges.emplace_back(1999, 1200);
-  edges.emplace_back(900, 100);
-  append_graph(g, "cyclic", std::vector<double>(base_set.base.begin(), base_set.base.end()), std::vector<std::uint32_t>(2000, 0),
-               edges);
+  const spreading_graphs g = testing::rsg_graph_with_edges(9, 2000, 1.0, {{1500, 700}, {1999, 1200}, {900, 100}});
   const pull_layout layout = build_pull_layout(g, 2);
   expect_layout_invariants(g, layout);
   EXPECT_GT(layout.graphs[0].num_stalled, 0u);

@@ -144,22 +144,9 @@ TEST(StagedLayout, WideLevelsAndTheGraphLimitLeaveGraphsOut) {
 }
 
 TEST(StagedLayout, CycleInsideADenseGraph) {
-  rsg_params p;
-  p.seed = 9;
-  p.batches = {{1, 2000, 2000, 5.0}};
-  const spreading_graphs base_set = generate_rsg(p, 2);
-  spreading_graphs g;
-  g.user_ids = base_set.user_ids;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-  for (std::uint32_t i = 0; i < 2000; ++i) {
-    for (std::uint64_t j = base_set.row_offsets[i]; j < base_set.row_offsets[i + 1]; ++j) edges.emplace_back(i, base_set.edge_targets[j]);
-  }
   // A two-node cycle near the sink: the stalled group (the cycle and what it reaches) is the
   // last level and its in-lists name finished predecessors only.
-  edges.emplace_back(1990, 1995);
-  edges.emplace_back(1995, 1990);
-  append_graph(g, "cyclic", std::vector<double>(base_set.base.begin(), base_set.base.end()), std::vector<std::uint32_t>(2000, 0),
-               edges);
+  const spreading_graphs g = testing::rsg_graph_with_edges(9, 2000, 5.0, {{1990, 1995}, {1995, 1990}});
   const pull_layout pull = build_pull_layout(g, 2);
   const staged_layout s = build_staged_layout(g, pull, {0}, 1);
   ASSERT_EQ(s.graphs.size(), 1u);

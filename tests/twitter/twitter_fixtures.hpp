@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wildfire/twitter/forward_phase.hpp"
@@ -66,6 +67,26 @@ inline retweet_log example_log() {
   retweet_log log;
   group_retweets(records, {"tweet0", "tweet1"}, log);
   return log;
+}
+
+/// One RSG graph of n nodes (a single batch with `percent`, `seed`) as the graph "cyclic" of a
+/// new set, with `extra` edges added to its own (e.g. back edges that close cycles).
+inline spreading_graphs rsg_graph_with_edges(std::uint64_t seed, std::uint32_t n, double percent,
+                                            const std::vector<std::pair<std::uint32_t, std::uint32_t>>& extra) {
+  rsg_params p;
+  p.seed = seed;
+  p.batches = {{1, n, n, percent}};
+  const spreading_graphs base_set = generate_rsg(p, 2);
+  spreading_graphs g;
+  g.user_ids = base_set.user_ids;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint64_t j = base_set.row_offsets[i]; j < base_set.row_offsets[i + 1]; ++j) edges.emplace_back(i, base_set.edge_targets[j]);
+  }
+  edges.insert(edges.end(), extra.begin(), extra.end());
+  append_graph(g, "cyclic", std::vector<double>(base_set.base.begin(), base_set.base.end()), std::vector<std::uint32_t>(n, 0),
+               edges);
+  return g;
 }
 
 /// A small RSG set with every category but Large, plus two cyclic graphs appended.
