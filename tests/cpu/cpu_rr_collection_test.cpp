@@ -4,17 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "reference/rr_reference.hpp"
+#include "support/rr_set_checks.hpp"
 #include "support/tiny_graphs.hpp"
 #include "wildfire/sampling/rr_collection.hpp"
 
 namespace wildfire {
 namespace {
-
-void expect_same_sets(const rr_sets& expected, const rr_sets& actual, const std::string& what) {
-  ASSERT_EQ(expected.size(), actual.size()) << what;
-  EXPECT_EQ(expected.offsets, actual.offsets) << what;
-  EXPECT_EQ(expected.members, actual.members) << what;
-}
 
 TEST(CpuRrCollection, GrowingAndClearedStoresHoldTheReferenceSets) {
   const auto g = test::random_graph(400, 3000, 31, 0.2);
@@ -33,13 +28,13 @@ TEST(CpuRrCollection, GrowingAndClearedStoresHoldTheReferenceSets) {
       next += count;
     }
     // Verify, then clear and refill from other ids with fewer sets than the capacity held.
-    expect_same_sets(reference::sample_rr_sets(g, params, 0, next), collection->copy_sets(0, next), "grown");
+    test::expect_same_sets(reference::sample_rr_sets(g, params, 0, next), collection->copy_sets(0, next), "grown");
     collection->clear();
     EXPECT_EQ(collection->size(), 0u);
     EXPECT_EQ(collection->num_members(), 0u);
     collection->generate(5000, 700);
     collection->generate(5700, 3);
-    expect_same_sets(reference::sample_rr_sets(g, params, 5000, 703), collection->copy_sets(0, 703), "refilled");
+    test::expect_same_sets(reference::sample_rr_sets(g, params, 5000, 703), collection->copy_sets(0, 703), "refilled");
     EXPECT_EQ(collection->stats().sets_generated, next + 703);
   }
 }

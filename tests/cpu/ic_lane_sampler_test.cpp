@@ -10,21 +10,13 @@
 #include "cpu/ic_lane_sampler.hpp"
 #include "cpu/world_tables.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/rr_set_checks.hpp"
 #include "support/tiny_graphs.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/sampling/rr_collection.hpp"
 
 namespace wildfire {
 namespace {
-
-void expect_same_sets(const rr_sets& expected, const rr_sets& actual, const std::string& what) {
-  ASSERT_EQ(expected.size(), actual.size()) << what;
-  for (std::uint64_t s = 0; s < expected.size(); ++s) {
-    const auto a = expected[s], b = actual[s];
-    ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << what << ": first mismatch at set " << s;
-  }
-  EXPECT_EQ(expected.offsets, actual.offsets) << what;
-}
 
 /// Samples [first, first + total) through the lane sampler in calls of `per_call` ids.
 rr_sets sample_lanes(const csr_graph& g, std::uint64_t seed, std::uint64_t first, std::uint64_t total,
@@ -65,7 +57,7 @@ TEST(IcLaneSampler, EqualsReferenceOnBothRulesAndEveryBatchSize) {
     const rr_sets expected = reference::sample_rr_sets(*g, params, first, count);
     // Run and verify: one sample per call (a single lane), fewer samples than lanes, many.
     for (const std::uint32_t per_call : {1u, 3u, 64u, 700u})
-      expect_same_sets(expected, sample_lanes(*g, params.seed, first, count, per_call),
+      test::expect_same_sets(expected, sample_lanes(*g, params.seed, first, count, per_call),
                        name + " per_call=" + std::to_string(per_call));
   }
 }
@@ -96,12 +88,12 @@ TEST(IcLaneSampler, AutomaticCollectionsEqualReferenceOnEitherSideOfTheSwitch) {
   for (const int threads : {1, 2}) {
     std::string traversal;
     const rr_sets small = sample_auto(small_sets, params, threads, {6000, 700}, traversal);
-    expect_same_sets(reference::sample_rr_sets(small_sets, params, 0, 6700), small, "small sets");
+    test::expect_same_sets(reference::sample_rr_sets(small_sets, params, 0, 6700), small, "small sets");
     EXPECT_EQ(traversal, "unfused");
     ASSERT_LT(static_cast<double>(small.num_members()) / static_cast<double>(small.size()), 256.0);
 
     const rr_sets large = sample_auto(large_sets, params, threads, {4500, 1500}, traversal);
-    expect_same_sets(reference::sample_rr_sets(large_sets, params, 0, 6000), large, "large sets");
+    test::expect_same_sets(reference::sample_rr_sets(large_sets, params, 0, 6000), large, "large sets");
     ASSERT_GT(static_cast<double>(large.num_members()) / static_cast<double>(large.size()), 256.0);
     EXPECT_EQ(traversal, "fused");  // 1024 pilot sets unfused, 4976 fused
   }

@@ -8,6 +8,7 @@
 #include "reference/exact_spread.hpp"
 #include "reference/rr_reference.hpp"
 #include "support/statistics.hpp"
+#include "support/rr_set_checks.hpp"
 #include "support/tiny_graphs.hpp"
 #include "wildfire/sampling/rr_collection.hpp"
 
@@ -25,17 +26,6 @@ rr_sets sample_cpu(const csr_graph& g, const sampling_params& params, traversal_
   collection->generate(first, count);
   EXPECT_EQ(collection->size(), count);
   return collection->copy_sets(0, count);
-}
-
-/// Names the first differing sample so a failure says where to look.
-void expect_same_sets(const rr_sets& expected, const rr_sets& actual, const std::string& what) {
-  ASSERT_EQ(expected.size(), actual.size()) << what;
-  for (std::uint64_t s = 0; s < expected.size(); ++s) {
-    const auto a = expected[s], b = actual[s];
-    ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << what << ": first mismatch at set " << s;
-  }
-  EXPECT_EQ(expected.offsets, actual.offsets) << what;
-  EXPECT_EQ(expected.members, actual.members) << what;
 }
 
 struct sampler_case {
@@ -64,11 +54,11 @@ TEST_P(CpuSamplers, UnfusedAndFusedEqualReferenceForEveryThreadAndColourCount) {
   params.rounds = c.rounds;
   constexpr std::uint64_t first = 1000003, count = 1000;
   const rr_sets expected = reference::sample_rr_sets(g, params, first, count);
-  expect_same_sets(expected, sample_cpu(g, params, traversal_kind::unfused, 64, 1, first, count), "unfused 1 thread");
-  expect_same_sets(expected, sample_cpu(g, params, traversal_kind::unfused, 64, 2, first, count), "unfused 2 threads");
+  test::expect_same_sets(expected, sample_cpu(g, params, traversal_kind::unfused, 64, 1, first, count), "unfused 1 thread");
+  test::expect_same_sets(expected, sample_cpu(g, params, traversal_kind::unfused, 64, 2, first, count), "unfused 2 threads");
   for (const std::uint32_t colours : {32u, 64u, 96u, 1024u}) {
     for (const int threads : {1, 2}) {
-      expect_same_sets(expected, sample_cpu(g, params, traversal_kind::fused, colours, threads, first, count),
+      test::expect_same_sets(expected, sample_cpu(g, params, traversal_kind::fused, colours, threads, first, count),
                        "fused C=" + std::to_string(colours) + " threads=" + std::to_string(threads));
     }
   }
@@ -98,9 +88,9 @@ TEST(CpuSamplers, GenerateAppendsInIdOrder) {
   auto collection = make_rr_collection(config, g, params);
   collection->generate(0, 100);
   collection->generate(100, 157);
-  expect_same_sets(reference::sample_rr_sets(g, params, 0, 257), collection->copy_sets(0, 257), "appended");
+  test::expect_same_sets(reference::sample_rr_sets(g, params, 0, 257), collection->copy_sets(0, 257), "appended");
   const auto tail = collection->copy_sets(200, 57);
-  expect_same_sets(reference::sample_rr_sets(g, params, 200, 57), tail, "copy_sets slice");
+  test::expect_same_sets(reference::sample_rr_sets(g, params, 200, 57), tail, "copy_sets slice");
   EXPECT_EQ(collection->stats().sets_generated, 257u);
   collection->clear();
   EXPECT_EQ(collection->size(), 0u);
