@@ -39,6 +39,7 @@ struct bench_options {
   std::vector<std::string> etas{"1000"};
   std::vector<std::string> runs{"merit:cpu", "asti"};  // merit:cpu | merit:gpu | asti | degree
   std::uint32_t realizations = 10;
+  std::uint32_t first_realization = 0;  // realizations first .. first + R - 1 (split a long comparison over runs)
   double epsilon = 0.5;
   int threads = 0;
   double budget_seconds = 60;  // per configuration: stop after the realization that passes it
@@ -49,7 +50,7 @@ struct bench_options {
 void usage() {
   std::fputs(
       "amcss_bench -i GRAPH [--name NAME] [-w WEIGHTS] [--undirected] [--models IC,LT] [--batches 4,16]\n"
-      "            [--etas 1000,2000] [--runs merit:gpu,merit:cpu,asti,degree] [-R 10] [-e 0.5]\n"
+      "            [--etas 1000,2000] [--runs merit:gpu,merit:cpu,asti,degree] [-R 10] [--first-realization 0] [-e 0.5]\n"
       "            [-p THREADS] [--budget SECONDS] [--time-limit SECONDS] [--round-log]\n",
       stderr);
 }
@@ -71,6 +72,7 @@ bench_options parse(int argc, char** argv) {
     else if (flag == "--etas") o.etas = split(value());
     else if (flag == "--runs") o.runs = split(value());
     else if (flag == "-R") o.realizations = static_cast<std::uint32_t>(std::stoul(value()));
+    else if (flag == "--first-realization") o.first_realization = static_cast<std::uint32_t>(std::stoul(value()));
     else if (flag == "-e") o.epsilon = std::stod(value());
     else if (flag == "-p") o.threads = std::stoi(value());
     else if (flag == "--budget") o.budget_seconds = std::stod(value());
@@ -95,10 +97,10 @@ int main(int argc, char** argv) {
     const std::vector<double> costs = adaptive::degree_costs(graph);
     const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     fmt::print("# amcss_bench\n\ngraph {} (n = {}, m = {}, loaded in {:.1f} s), weights {}, costs degree "
-               "(0.01 + 0.01 outdeg, normalised), eps {}, up to {} realizations, CPU threads {}, budget {} s per "
-               "row, wildfire {} commit {}\n\n",
+               "(0.01 + 0.01 outdeg, normalised), eps {}, up to {} realizations from realization {}, CPU threads {}, "
+               "budget {} s per row, wildfire {} commit {}\n\n",
                o.name, graph.num_vertices, graph.num_edges, load_seconds, graph.provenance.weight_model, o.epsilon,
-               o.realizations, threads, o.budget_seconds, version_string, git_commit);
+               o.realizations, o.first_realization, threads, o.budget_seconds, version_string, git_commit);
     fmt::print("| graph | model | b | eta | algorithm | device | R done | mean cost | rounds | generate s | select s "
                "| update s | diffuse s | total s / realization | sets generated | sets reused | sets repaired | sets dropped | peak set MB | regrowths | cost per realization |\n");
     fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -124,7 +126,7 @@ int main(int argc, char** argv) {
             std::vector<adaptive::realization_result> done;
             std::string device;
             stopwatch row;
-            for (std::uint32_t r = 0; r < o.realizations; ++r) {
+            for (std::uint32_t r = o.first_realization; r < o.first_realization + o.realizations; ++r) {
               a.first_realization = r;
               adaptive::amcss_result result;
               try {

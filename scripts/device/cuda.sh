@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Sanitizer and benchmarks of the CUDA backend (issue 7), for one H100/H200 with 16 cores and no
-# network, run from the repository root with $OUT set; under 5 minutes (every section checks the
-# time left; the IMM tables for soc-Epinions1, LJ-like and Orkut-like come first, then the
-# sanitizers, and the dense regime takes what is left). Writes logs, JSON results and markdown tables under $OUT/cuda/. The GPU
-# tests themselves are scripts/device/gpu_tests.sh (here too with WF_CUDA_RUN_TESTS=1).
+# Benchmarks of the CUDA backend (issue 7), for one H100/H200 with 16 cores and no network, run
+# from the repository root with $OUT set; under 5 minutes (every section checks the time left;
+# the IMM tables for soc-Epinions1, LJ-like and Orkut-like come first, and the dense regime takes
+# what is left). Writes logs, JSON results and markdown tables under $OUT/cuda/. The GPU tests
+# themselves are scripts/device/gpu_tests.sh (here too with WF_CUDA_RUN_TESTS=1), the
+# sanitizers scripts/device/sanitize.sh.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 out="$OUT/cuda"; mkdir -p "$out" "$out/graphs" "$out/imm"
@@ -96,26 +97,7 @@ for big in lj orkut; do
   rm -f "$out/graphs/${big}_like.wfg"
 done
 
-# Sanitizers, after the IMM tables: the block-rule kernels (warp, fused light and heavy,
-# multi-round, forward) at sanitizer size (racecheck also on the greedy's shared-memory top-k),
-# then the greedy, the simulator's error cases and the multi-round retry path. A skipped run (no time left) reports exit 1 and no summary.
-echo "== compute-sanitizer ($(elapsed) s)"
-have_time $((budget - 60)) && timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
-  --gtest_filter='CudaBlockRule.*' > "$out/sanitizer_memcheck_block_rule.log" 2>&1
-echo "memcheck (block rule) exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED|SKIPPED" "$out/sanitizer_memcheck_block_rule.log" | head -5
-have_time $((budget - 40)) && timeout 30 compute-sanitizer --tool racecheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
-  --gtest_filter='CudaBlockRule.*:CudaRrCollection.GreedyEqualsCpuGreedy' > "$out/sanitizer_racecheck_block_rule.log" 2>&1
-echo "racecheck (block rule) exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$out/sanitizer_racecheck_block_rule.log" | head -5
-filter='CudaRrCollection.GreedyEqualsCpuGreedy:CudaSpreadSimulator.RejectsBadInput:CudaMultiRound.WholeGraphRoundsTakeTheRetryPath'
-have_time $((budget - 40)) && timeout 30 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
-  --gtest_filter="$filter" > "$out/sanitizer_memcheck.log" 2>&1
-echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck.log" | head -5
-
-# The incremental paths (deferred generation, segmented index) under memcheck.
-have_time $((budget - 50)) && timeout 40 compute-sanitizer --tool memcheck --error-exitcode 9 $build/tests/wildfire_cuda_gpu_tests \
-  --gtest_filter='CudaIncremental.DeferredSlicesEqualReference:CudaIncremental.SegmentedIndexEqualsCpuGreedy' \
-  > "$out/sanitizer_memcheck_incremental.log" 2>&1
-echo "memcheck (incremental) exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/sanitizer_memcheck_incremental.log" | head -5
+# Sanitizers: scripts/device/sanitize.sh.
 
 echo "== dense regime: IMM IC k=50 eps=0.1 on topcats-like, uniform p ($(elapsed) s)"
 wait $gen_topcats

@@ -9,6 +9,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/fused_sampler_kernels.cuh"
+#include "cuda/resident_grid.hpp"
 
 namespace wildfire::cuda {
 namespace {
@@ -36,13 +37,7 @@ std::uint64_t groups_from_environment() {
 /// Blocks of a persistent grid for `kernel`: as many as the device holds at once.
 template <class Kernel>
 unsigned persistent_grid(Kernel kernel) {
-  int device = 0;
-  int sms = 1;
-  int per_sm = 1;
-  WF_CUDA_CHECK(cudaGetDevice(&device));
-  WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kernels::fused_block_threads, 0));
-  return static_cast<unsigned>(std::max(sms, 1) * std::max(per_sm, 1));
+  return resident_grid(kernel, kernels::fused_block_threads);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/max_coverage_kernels.cuh"
+#include "cuda/resident_grid.hpp"
 
 namespace wildfire::cuda {
 namespace {
@@ -28,11 +29,7 @@ struct plus_u64 {
 
 device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budget& budget, cudaStream_t stream)
     : n_(num_vertices), budget_(&budget), stream_(stream) {
-  int device = 0;
-  int sm_count = 0;
-  WF_CUDA_CHECK(cudaGetDevice(&device));
-  WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  cover_grid_ = static_cast<unsigned>(std::max(sm_count, 1)) * 8;
+  cover_grid_ = multiprocessor_count() * 8;
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");

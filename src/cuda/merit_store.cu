@@ -11,6 +11,7 @@
 #include "adaptive/selection_order.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/merit_store_kernels.cuh"
+#include "cuda/resident_grid.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/sampling/ic_block_plan.hpp"
 
@@ -81,13 +82,12 @@ constexpr std::uint32_t segments_per_block = segment_threads / 32;
 
 /// Warps of the segment kernels the GPU holds resident at once (the least over Generate and
 /// Update, the two long-running ones).
-std::uint32_t resident_warps(const cudaDeviceProp& prop) {
-  int generate_blocks = 0, update_blocks = 0;
-  WF_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&generate_blocks, detail::generate_kernel, segment_threads, 0));
-  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&update_blocks, detail::update_kernel, segment_threads, 0));
-  const int per_sm = std::max(1, std::min(generate_blocks, update_blocks));
-  return static_cast<std::uint32_t>(prop.multiProcessorCount * per_sm) * segments_per_block;
+std::uint32_t resident_warps() {
+  using wildfire::cuda::multiprocessor_count;
+  using wildfire::cuda::resident_blocks_per_sm;
+  const unsigned per_sm = std::min(resident_blocks_per_sm(detail::generate_kernel, segment_threads),
+                                   resident_blocks_per_sm(detail::update_kernel, segment_threads));
+  return multiprocessor_count() * per_sm * segments_per_block;
 }
 
 class gpu_mrr_store final : public mrr_store {
@@ -98,8 +98,6 @@ class gpu_mrr_store final : public mrr_store {
     WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
     WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
     WF_CUDA_CHECK(cudaSetDevice(gpu_id));
-    cudaDeviceProp prop{};
-    WF_CUDA_CHECK(cudaGetDeviceProperties(&prop, gpu_id));
     std::size_t free_bytes = 0, total_bytes = 0;
     WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     budget_bytes_ = budget_bytes > 0 ? budget_bytes : free_bytes;
@@ -109,7 +107,7 @@ class gpu_mrr_store final : public mrr_store {
     // section 5.1: the probe is latency-bound, so occupancy is what makes it fast), fewer if the
     // per-segment marks would not fit in an eighth of the budget (digest 4.2 item 13: bitmaps,
     // cleared per set). `num_segments` > 0 fixes the count (tests); sets are the same for any.
-    num_segments_ = num_segments > 0 ? num_segments : resident_warps(prop);
+    num_segments_ = num_segments > 0 ? num_segments : resident_warps();
     const std::uint64_t marks_per_segment = 2 * words_ * sizeof(std::uint32_t);
     while (num_segments_ > 1 && num_segments_ * marks_per_segment > budget_bytes_ / 8) num_segments_ /= 2;
 

@@ -11,6 +11,7 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/pa_generator_kernels.cuh"
+#include "cuda/resident_grid.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/util/resource_usage.hpp"
 
@@ -56,18 +57,9 @@ pa_graph generate_pa_gpu(const pa_params& params, const pa_gpu_options& options,
   const std::uint64_t capacity = std::min<std::uint64_t>(options.max_segment_vertices, n - d);
   const pa_rule rule{params.seed, d, pa_direct_threshold(params.copy_probability)};
 
-  int device = 0;
-  WF_CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  WF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const std::uint32_t threads = options.threads_per_block;
-  std::uint32_t max_blocks = options.max_blocks;
-  if (max_blocks == 0) {
-    int per_sm = 0;
-    WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pa_first_pass_kernel,
-                                                                static_cast<int>(threads), 0));
-    max_blocks = static_cast<std::uint32_t>(std::max(1, per_sm) * prop.multiProcessorCount);
-  }
+  const std::uint32_t max_blocks =
+      options.max_blocks != 0 ? options.max_blocks : resident_grid(pa_first_pass_kernel, threads);
   const auto blocks_for = [&](std::uint64_t items) {
     return static_cast<unsigned>(std::clamp<std::uint64_t>((items + threads - 1) / threads, 1, max_blocks));
   };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/resident_grid.hpp"
 #include "cuda/twitter_backward_kernels.cuh"
 #include "cuda/twitter_pull_kernels.cuh"
 #include "cuda/twitter_staged_kernels.cuh"
@@ -235,10 +236,10 @@ struct twitter_backward_session::impl {
   /// kernel. Part of the preparation, timed with it.
   void prepare_staged(const twitter::spreading_graphs& g, const twitter::detail::pull_layout& layout,
                       const std::vector<std::uint32_t>& large_two, const std::vector<std::uint32_t>& large_one) {
-    int device = 0, sms = 0, cooperative = 0, per_sm = 0;
+    int device = 0, cooperative = 0, per_sm = 0;
     WF_CUDA_CHECK(cudaGetDevice(&device));
-    WF_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     WF_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    const int sms = static_cast<int>(multiprocessor_count());
     auto kernel = k::backward_staged<staged_block, staged_register_blocks>;
     if (static_cast<std::uint64_t>(max_shared_optin) >= k::staged_shared_bytes) {
       WF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

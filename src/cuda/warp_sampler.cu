@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cuda/warp_sampler_kernels.cuh"
+#include "cuda/resident_grid.hpp"
 #include "cuda/warp_sampler_small_kernels.cuh"
 
 namespace wildfire::cuda {
@@ -19,17 +20,9 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
     : graph_(graph), blocks_(blocks), params_(params), budget_(&budget), stream_(stream) {
   WF_EXPECTS(params.model != diffusion_model::ic || graph.num_vertices == 0 || blocks.vertex_class != nullptr,
              "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
-  int device = 0;
-  int sm_count = 0;
-  int blocks_per_sm = 0;
-  WF_CUDA_CHECK(cudaGetDevice(&device));
-  WF_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   kernel_ = params.model == diffusion_model::ic ? kernels::warp_rr_sets<true> : kernels::warp_rr_sets<false>;
-  WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel_,
-                                                              kernels::warp_sampler_block_threads, 0));
-  const std::uint64_t max_warps = static_cast<std::uint64_t>(std::max(sm_count, 1)) *
-                                  static_cast<std::uint64_t>(std::max(blocks_per_sm, 1)) *
-                                  kernels::warp_sampler_warps_per_block;
+  const std::uint64_t max_warps =
+      std::uint64_t{resident_grid(kernel_, kernels::warp_sampler_block_threads)} * kernels::warp_sampler_warps_per_block;
   if (params.model == diffusion_model::ic && graph.num_vertices > 0) {
     records_ = device_buffer<kernels::ic_vertex_record>(budget, graph.num_vertices, "warp-sampler vertex records");
     const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>((graph.num_vertices + 255) / 256, 65535));
@@ -52,10 +45,7 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   counters_ = device_buffer<counters>(budget, 1, "warp-sampler counters");
   // The lane-per-sample pass: single-round IC only.
   if (params.model == diffusion_model::ic && params.rounds <= 1 && graph.num_vertices > 0) {
-    int small_per_sm = 0;
-    WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&small_per_sm, kernels::small_rr_sets,
-                                                                kernels::small_block_threads, 0));
-    small_blocks_ = static_cast<unsigned>(std::max(sm_count, 1) * std::max(small_per_sm, 1));
+    small_blocks_ = resident_grid(kernels::small_rr_sets, kernels::small_block_threads);
   }
   if (!visited_.empty()) WF_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), stream));
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), sizeof(counters)));

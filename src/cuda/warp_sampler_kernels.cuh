@@ -25,6 +25,9 @@ inline constexpr unsigned warp_sampler_block_threads = 256;
 inline constexpr unsigned warp_sampler_warps_per_block = warp_sampler_block_threads / 32;
 /// Members held in shared memory per warp before the global overflow area is used.
 inline constexpr std::uint32_t shared_members_per_warp = 256;
+/// A lane's live-edge slots in shared memory: block_cdf_length of them, padded to an odd stride
+/// so that the 32 lanes writing slot i hit 32 different banks.
+inline constexpr std::uint32_t lane_slot_stride = block_cdf_length + 1;
 
 inline constexpr unsigned flag_stage_overflow = 1U;  // a set outgrew shared + per-warp global room
 inline constexpr unsigned flag_arena_overflow = 2U;  // the batch arena was full
@@ -90,10 +93,12 @@ __device__ __forceinline__ std::uint32_t* member_slot(std::uint32_t* shared, std
 template <bool IsIc>
 __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph_view g, warp_sampler_args a) {
   __shared__ std::uint32_t shared_members[warp_sampler_warps_per_block * shared_members_per_warp];
+  __shared__ std::uint32_t shared_slots[IsIc ? warp_sampler_warps_per_block * 32 * lane_slot_stride : 1];
   const unsigned lane = threadIdx.x & 31;
   const unsigned warp_in_block = threadIdx.x >> 5;
   const std::uint64_t warp_id = static_cast<std::uint64_t>(blockIdx.x) * warp_sampler_warps_per_block + warp_in_block;
   std::uint32_t* shared = shared_members + warp_in_block * shared_members_per_warp;
+  std::uint32_t* warp_slots = shared_slots + (IsIc ? warp_in_block * 32 * lane_slot_stride : 0);
   std::uint32_t* stage = a.stage + warp_id * a.stage_capacity;
   std::uint32_t* visited = a.visited + warp_id * a.words_per_warp;
   const std::uint64_t capacity = shared_members_per_warp + a.stage_capacity;
@@ -166,10 +171,12 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
             const std::uint64_t owner_degree = __shfl_sync(full_warp, degree, owner);
             const std::uint64_t owner_block = __shfl_sync(full_warp, block, owner);
             const std::uint32_t owner_class = __shfl_sync(full_warp, cls, owner);
-            // This lane's live in-edges: first + slots[0 .. live).
+            // This lane's live in-edges: first + lane_slots[0 .. live), drawn into shared memory
+            // (a register array indexed by a loop counter would live in local memory).
+            std::uint32_t* lane_slots = warp_slots + lane * lane_slot_stride;
             std::uint32_t live = 0;
             std::uint64_t first = 0;
-            std::uint32_t slots[block_cdf_length];
+            __syncwarp();  // the previous round's slots have been read
             if (f < total) {
               const std::uint64_t r = f - owner_exclusive;
               if (owner_block == 0) {
@@ -177,20 +184,31 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
                 // the source and the random-access bitmap.
                 first = owner_begin + r;
                 if (ic_edge_live(key, first, g.in_thresholds[first])) {
-                  slots[0] = 0;
+                  lane_slots[0] = 0;
                   live = 1;
                 }
               } else {
                 first = owner_begin + r * owner_block;
-                live = ic_block_draw(key, a.blocks, owner_class, first, owner_begin + owner_degree, owner_block, slots);
+                live = ic_block_draw(key, a.blocks, owner_class, first, owner_begin + owner_degree, owner_block,
+                                     lane_slots);
               }
             }
-            // Push the live sources, one per lane per round (at most block_cdf_length rounds).
-            for (std::uint32_t i = 0; __any_sync(full_warp, i < live); ++i) {
+            __syncwarp();  // every lane's slots are visible to the warp
+            // Push the live sources of all lanes, 32 at a time: lane i takes flat live edge
+            // pushed + i, so a lane with many live edges does not hold the warp for a round each.
+            const std::uint64_t live_inclusive = warp_inclusive_sum(live, lane);
+            const std::uint64_t live_exclusive = live_inclusive - live;
+            const std::uint64_t live_total = __shfl_sync(full_warp, live_inclusive, 31);
+            for (std::uint64_t pushed = 0; pushed < live_total; pushed += 32) {
+              const std::uint64_t e = pushed + lane;
+              const unsigned holder = warp_owner_of(live_inclusive, e);
+              const std::uint64_t holder_first = __shfl_sync(full_warp, first, holder);
+              const std::uint64_t holder_exclusive = __shfl_sync(full_warp, live_exclusive, holder);
               bool fresh = false;
               std::uint32_t u = 0;
-              if (i < live) {
-                u = g.in_sources[first + slots[i]];
+              if (e < live_total) {
+                const std::uint32_t slot = warp_slots[holder * lane_slot_stride + (e - holder_exclusive)];
+                u = g.in_sources[holder_first + slot];
                 const std::uint32_t bit = 1U << (u & 31);
                 // One round trip: under weighted cascade most live sources are new to the set, so a
                 // read before the atomic would usually add a second.
