@@ -1,30 +1,30 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the GPU tests (issue 7's exactness criterion): racecheck (shared-memory
 # hazards) and memcheck on every kernel family, each at sanitizer size: the tests run on their
-# usual inputs with WF_CUDA_SMS=1, which sizes every persistent and cooperative grid for one
-# multiprocessor (src/cuda/resident_grid.hpp), so the tools do not spend their time on thousands
+# usual inputs with WF_CUDA_SMS=1 (4 for the Twitter tests, which check that several graphs
+# share the cooperative grid), which sizes every persistent and cooperative grid for that many
+# multiprocessors (src/cuda/resident_grid.hpp), so the tools do not spend their time on thousands
 # of idle blocks. Run from the repository root with build-device built (run_all.sh builds it);
-# about 4 minutes (WF_SANITIZE_BUDGET_S, default 240). Writes $OUT/sanitize/*.log and prints one
+# about 7 minutes (WF_SANITIZE_BUDGET_S, default 420). Writes $OUT/sanitize/*.log and prints one
 # line per run: the tool, the tests, the exit code and the tool's summary.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 out="$OUT/sanitize"; mkdir -p "$out"
 build=build-device/tests
 export WF_SHARED_DATA_DIR=${WF_SHARED_DATA_DIR:-.carry/data}
-export WF_CUDA_SMS=1
-budget=${WF_SANITIZE_BUDGET_S:-240}
+budget=${WF_SANITIZE_BUDGET_S:-420}
 t0=$(date +%s)
 failed=0
 
-# $1 tool, $2 test binary, $3 gtest filter, $4 time limit (s).
+# $1 tool, $2 test binary, $3 gtest filter, $4 time limit (s), $5 multiprocessors (default 1).
 check() {
-  local tool=$1 binary=$2 filter=$3 limit=$4
+  local tool=$1 binary=$2 filter=$3 limit=$4 sms=${5:-1}
   local left=$((budget - ($(date +%s) - t0)))
   local name="${tool}_${binary#wildfire_}_$(echo "$filter" | tr -c 'A-Za-z0-9' '_' | cut -c1-60)"
   if ((left < limit)); then
     echo "$tool $binary $filter: skipped ($left s left)"; failed=1; return
   fi
-  timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/$binary" --gtest_filter="$filter" \
+  WF_CUDA_SMS=$sms timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/$binary" --gtest_filter="$filter" \
     > "$out/$name.log" 2>&1
   local rc=$?
   ((rc == 0)) || failed=1
@@ -34,14 +34,13 @@ check() {
 
 # Racecheck: every kernel that shares memory between threads of a block.
 check racecheck wildfire_cuda_gpu_tests 'CudaBlockRule.*' 60               # warp, fused light/heavy, forward
-check racecheck wildfire_cuda_gpu_tests 'CudaSmallSets.*' 30               # lane-per-sample queues
-check racecheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference' 40  # fused queue buffers
-check racecheck wildfire_cuda_gpu_tests 'CudaRrCollection.GreedyEqualsCpuGreedy*:CudaBitmap.EqualsFlatAndCpuGreedy' 40
-check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 40         # the cooperative staged sweep
-check racecheck wildfire_adaptive_gpu_tests 'MeritGpuIc.HeavyVerticesEqualCpu' 30
+check racecheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference' 60  # fused queue buffers
+check racecheck wildfire_cuda_gpu_tests 'CudaSmallSets.WeightedCascadeEqualsReference' 30  # lane-per-sample queues
+check racecheck wildfire_cuda_gpu_tests 'CudaRrCollection.GreedyEqualsCpuGreedy' 40        # block argmax
+check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the cooperative staged sweep
 # Memcheck: the same families plus the retry and error paths.
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60
-check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaSpreadSimulator.RejectsBadInput' 60
-check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 40
+check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaStreamed.EqualsFlatOnHubGraphs:CudaSpreadSimulator.RejectsBadInput' 60
+check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 60 4
 echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(( $(date +%s) - t0 )) s"
 exit $failed

@@ -80,11 +80,11 @@ class cuda_rr_collection final : public rr_collection {
         colours_(config.colours),
         budget_(config.memory_budget_bytes),
         graph_(graph, budget_, stream_.get(), params.model == diffusion_model::ic),
-        store_(budget_),
+        store_(budget_, set_order::as_sampled),
         selector_(checked_universe(graph, params), budget_, stream_.get()),
         representation_(representation),
-        chunk_(budget_),
-        residual_(budget_) {
+        chunk_(budget_, set_order::sorted),
+        residual_(budget_, set_order::sorted) {
     WF_EXPECTS(params.mean_roots >= 1.0, "mean_roots", "the mean number of roots must be at least 1");
     WF_EXPECTS(requested_ != traversal_kind::unfused, "--sampler",
                "the GPU traversals are warp and fused (unfused is the CPU's)");
@@ -221,6 +221,9 @@ class cuda_rr_collection final : public rr_collection {
       WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     }
     for (auto& o : out.offsets) o -= base;
+    // The canonical form every backend compares in (the flat store keeps the sampler's order).
+    std::uint32_t* members = out.members.data();
+    for (std::uint64_t s = 0; s < count; ++s) std::sort(members + out.offsets[s], members + out.offsets[s + 1]);
     return out;
   }
 

@@ -26,7 +26,7 @@ std::unique_ptr<rr_collection> make_cuda_rr_collection(const backend_config& con
                                                        const sampling_params& params);
 
 /// How the collection holds its sets (`collection_stats::representation`; docs/gpu.md):
-/// - `flat`: every set's sorted members in device memory (8 bytes per member with the index);
+/// - `flat`: every set's members in device memory (8 bytes per member with the index);
 /// - `bitmap`: vertex-major bit columns, 8n bytes per 64 sets whatever their sizes (the dense
 ///   regime: smaller than flat once the mean set holds n / 64 vertices; bitmap_coverage.hpp);
 /// - `streamed`: per-vertex coverage counts only; selection regenerates the sets from their sample

@@ -20,7 +20,7 @@ std::uint64_t align_up(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; 
 
 }  // namespace
 
-rr_store::rr_store(memory_budget& budget) : budget_(&budget) {
+rr_store::rr_store(memory_budget& budget, set_order order) : budget_(&budget), order_(order) {
   offsets_ = device_buffer<std::uint64_t>(budget, 1024, "RR set offsets");
   WF_CUDA_CHECK(cudaMemset(offsets_.data(), 0, sizeof(std::uint64_t)));
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counts_), 2 * sizeof(std::uint64_t)));
@@ -42,28 +42,34 @@ void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
   // buffer is sized by that bound, so the one host synchronisation comes last.
   const std::uint64_t bound = std::min<std::uint64_t>(staged.arena_used, staged.arena.size());
   const std::uint64_t most_big = std::min<std::uint64_t>(count, bound / 33 + 1);  // sets of > 32 members
+  const bool sort_big = order_ == set_order::sorted;
   reserve(count, bound, stream);
   // The scratch block: batch offsets (count + 1) and the large-set count, then the large sets'
-  // begins and ends (64-bit words); the gather buffer (bound members); CUB's storage. CUB's needs
-  // grow with items and segments, so asking for the bounds sizes the block before any kernel.
-  // Separate buffers each cost a cudaMalloc and a cudaFree whenever the batches grow.
+  // begins and ends (64-bit words); the gather buffer (bound members, sorted stores only); CUB's
+  // storage. CUB's needs grow with items and segments, so asking for the bounds sizes the block
+  // before any kernel. Separate buffers each cost a cudaMalloc and a cudaFree whenever the
+  // batches grow.
   const std::uint64_t gather_at = align_up((count + 2 + 2 * most_big) * sizeof(std::uint64_t));
-  const std::uint64_t cub_at = gather_at + align_up(std::max<std::uint64_t>(bound, 1) * sizeof(std::uint32_t));
+  const std::uint64_t cub_at =
+      gather_at + (sort_big ? align_up(std::max<std::uint64_t>(bound, 1) * sizeof(std::uint32_t)) : 0);
   std::size_t scan_bytes = 0;
   std::size_t sort_bytes = 0;
   WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, staged.set_size.data(),
                                               static_cast<std::uint64_t*>(nullptr), count + 1, stream));
-  WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
-      nullptr, sort_bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
-      static_cast<std::int64_t>(bound), static_cast<std::int64_t>(most_big), static_cast<std::uint64_t*>(nullptr),
-      static_cast<std::uint64_t*>(nullptr), stream));
+  if (sort_big) {
+    WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+        nullptr, sort_bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+        static_cast<std::int64_t>(bound), static_cast<std::int64_t>(most_big), static_cast<std::uint64_t*>(nullptr),
+        static_cast<std::uint64_t*>(nullptr), stream));
+  }
   grow_buffer(scratch_, *budget_, cub_at + std::max<std::size_t>({scan_bytes, sort_bytes, 1}), 0, stream,
               "RR batch scratch");
   auto* batch_offsets = reinterpret_cast<std::uint64_t*>(scratch_.data());
   auto* num_big = reinterpret_cast<unsigned long long*>(batch_offsets + count + 1);
   std::uint64_t* big_begin = batch_offsets + count + 2;
   std::uint64_t* big_end = big_begin + most_big;
-  auto* gathered = reinterpret_cast<std::uint32_t*>(scratch_.data() + gather_at);
+  // Large sets go to the gather buffer for the sort, or straight to their places.
+  std::uint32_t* gathered = sort_big ? reinterpret_cast<std::uint32_t*>(scratch_.data() + gather_at) : members_end();
   void* cub_storage = scratch_.data() + cub_at;
   const std::size_t cub_bytes = scratch_.size() - cub_at;
   std::size_t bytes = cub_bytes;
@@ -85,7 +91,7 @@ void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
   WF_CUDA_CHECK(cudaStreamSynchronize(stream));
   const std::uint64_t total = host_counts_[0];
   const std::uint64_t big = host_counts_[1];
-  if (big > 0) {
+  if (big > 0 && sort_big) {
     // The sets of more than 32 members, sorted from the gather buffer into their places.
     bytes = cub_bytes;
     WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(cub_storage, bytes, gathered, members_end(),

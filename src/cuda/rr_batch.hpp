@@ -1,7 +1,7 @@
 // Staging of one batch of RR sets on the GPU and the flat device store they end up in
 // (ARCHITECTURE.md section 2): samplers write each set once, unsorted, into an arena; the store
-// lays them out in sample-id order by a scan over the sizes and sorts each set, so every backend
-// holds the same canonical sets. Included only by .cu files.
+// lays them out in sample-id order by a scan over the sizes and, where its reader needs it, sorts
+// each set. Included only by .cu files.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -22,10 +22,17 @@ struct rr_staging {
   std::uint64_t arena_used = 0;  // entries written, known on the host after the sampler returns
 };
 
-/// The canonical device store: set s is members[offsets[s] .. offsets[s+1]), sorted ascending.
+/// Whether a store keeps each set's members sorted ascending. Coverage counts, the index and the
+/// greedy do not depend on the order, and sorting the large sets was 15% of IMM on LJ-like
+/// (H100, 44 of 298 ms), so the flat store keeps the order the sampler wrote (sets of up to 32
+/// members still come out sorted, at no cost); the streamed representation's split looks seeds
+/// up by binary search and keeps its chunks sorted. copy_sets sorts what it returns.
+enum class set_order { sorted, as_sampled };
+
+/// The device store: set s is members[offsets[s] .. offsets[s+1]), in the store's set_order.
 class rr_store {
  public:
-  explicit rr_store(memory_budget& budget);
+  rr_store(memory_budget& budget, set_order order);
   ~rr_store();
   rr_store(const rr_store&) = delete;
   rr_store& operator=(const rr_store&) = delete;
@@ -35,10 +42,11 @@ class rr_store {
   const std::uint64_t* offsets() const noexcept { return offsets_.data(); }
   const std::uint32_t* members() const noexcept { return members_.data(); }
   std::uint64_t bytes() const noexcept { return offsets_.bytes() + members_.bytes(); }
+  set_order order() const noexcept { return order_; }
 
-  /// Appends the staged batch in sample order, each set sorted (sets of up to 32 members by a warp
-  /// on the way, larger ones by a CUB segmented sort). Blocks on `stream` once (to learn the
-  /// batch's member count). Throws resource_error if the store cannot grow.
+  /// Appends the staged batch in sample order (sets of up to 32 members sorted by a warp on the
+  /// way; larger ones by a CUB segmented sort if the store is sorted). Blocks on `stream` once (to
+  /// learn the batch's member count). Throws resource_error if the store cannot grow.
   void append_staged(const rr_staging& staged, cudaStream_t stream);
 
   /// Reserves room for `extra_sets` sets holding `extra_members` members in total and returns the
@@ -66,6 +74,7 @@ class rr_store {
 
  private:
   memory_budget* budget_;
+  set_order order_;
   device_buffer<std::uint64_t> offsets_;  // num_sets + 1 used; offsets[0] == 0
   device_buffer<std::uint32_t> members_;
   // A batch's offsets, large-set count and list, gather buffer and CUB storage, in one block so
