@@ -67,6 +67,10 @@ class device_max_coverage {
     device_buffer<std::uint64_t> offsets;  // n + 1: vertex v's sets are sets[offsets[v] .. offsets[v+1])
     device_buffer<std::uint32_t> sets;     // ids of the store's sets (not segment-local)
   };
+  /// Fills `segment.sets` with the new sets' ids grouped by member by a radix sort of the
+  /// (member, set id) pairs; false (nothing done) when the sort's 12 bytes per member do not fit.
+  bool sort_into_segment(const rr_store& store, std::uint64_t first_set, std::uint64_t sets, std::uint64_t members,
+                         index_segment& segment);
 
   std::uint32_t n_;
   unsigned cover_grid_ = 1;  // blocks of a cover step
@@ -81,6 +85,7 @@ class device_max_coverage {
   std::uint64_t members_indexed_ = 0;
   double index_seconds_ = 0;
   bool profiling_ = false;
+  std::uint64_t sort_min_members_;             // segments at least this large are built by sorting
   device_buffer<std::uint32_t> base_counts_;   // n: sets holding each vertex
   device_buffer<std::uint32_t> counts_;        // n, working copy
   device_buffer<std::uint32_t> sorted_counts_; // n

@@ -1,6 +1,6 @@
 // Kernels of greedy maximum coverage over the device store (IMM NodeSelection, gIM digest
 // section 2.9): coverage counts, the vertex-to-sets index by a counting sort (counts, CUB scan,
-// scatter), argmax with ties to the lowest id, and the incremental decrement of the counts of
+// scatter; large segments take a radix sort of (member, set) pairs instead), argmax with ties to the lowest id, and the incremental decrement of the counts of
 // the members of newly covered sets. Included only by max_coverage.cu.
 #pragma once
 
@@ -31,6 +31,19 @@ __global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t*
     for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) {
       const std::uint32_t v = members[j];
       index_sets[index_offsets[v] + atomicAdd(cursor + v, 1U)] = static_cast<std::uint32_t>(s);
+    }
+  }
+}
+
+/// Warp per set of sets[first_set, first_set + num_sets): set_ids[j - first_member] = s for each
+/// of the set's member positions j, the values of the index's radix sort by member.
+__global__ void label_members(const std::uint64_t* offsets, std::uint64_t first_set, std::uint64_t num_sets,
+                              std::uint64_t first_member, std::uint32_t* set_ids) {
+  const unsigned lane = threadIdx.x & 31;
+  for (std::uint64_t i = first_thread() >> 5; i < num_sets; i += grid_threads() >> 5) {
+    const std::uint64_t s = first_set + i;
+    for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) {
+      set_ids[j - first_member] = static_cast<std::uint32_t>(s);
     }
   }
 }

@@ -1,8 +1,9 @@
 // The CUDA collection's incremental paths against the CPU, exactly: generate requests deferred to
 // the next read (many small slices give the same sets as the reference), the vertex-to-sets index
 // grown by one segment per select while the store only grows (and rebuilt past the segment limit
-// or after clear), and IMM end to end on the GPU against the CPU backend (same seeds, theta,
-// coverage), fresh and reused final sets. Skips without a GPU.
+// or after clear), each segment built by the atomic scatter and by the radix sort, and IMM end to
+// end on the GPU against the CPU backend (same seeds, theta, coverage), fresh and reused final
+// sets. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "cuda/cuda_rr_collection.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/environment_override.hpp"
 #include "wildfire/algorithms/imm.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/selection/max_coverage.hpp"
@@ -24,6 +26,13 @@ backend_config gpu_config() {
   backend_config config;
   config.device = device_kind::gpu;
   return config;
+}
+
+/// The two ways a segment of the vertex-to-sets index is built (max_coverage.cu), forced for
+/// every segment whatever its size.
+constexpr const char* index_builds[] = {"scatter", "sort"};
+test::environment_override force_index_build(const std::string& build) {
+  return {"WF_INDEX_SORT_MIN_MEMBERS", build == "sort" ? "0" : "18446744073709551615"};
 }
 
 /// The GPU greedy over everything the collection holds equals the CPU greedy over its sets.
@@ -82,36 +91,40 @@ TEST(CudaIncremental, DeferredSlicesEqualReference) {
 
 TEST(CudaIncremental, SegmentedIndexEqualsCpuGreedy) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
-  const csr_graph g = test::hub_graph(3000, false);
-  sampling_params params;
-  params.seed = 32;
-  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
-  // Doubling phases as in IMM, a select after each: one new segment per phase, then past the
-  // segment limit a rebuild from scratch; twice the same select reuses the index.
-  std::uint64_t next = 0;
-  std::uint64_t want_segments = 0;
-  for (int phase = 0; phase < 11; ++phase) {
-    const std::uint64_t grow = 500ULL << (phase % 5);
-    gpu->generate(next, grow / 2);
-    gpu->generate(next + grow / 2, grow - grow / 2);
-    next += grow;
-    const std::string where = "phase " + std::to_string(phase);
-    expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, phase % 2 == 0, where);
-    expect_greedy_equals_cpu(*gpu, g.num_vertices, 7, true, where + ", again");
-    ++want_segments;
+  for (const std::string build : index_builds) {
+    SCOPED_TRACE(build);
+    const auto forced = force_index_build(build);
+    const csr_graph g = test::hub_graph(3000, false);
+    sampling_params params;
+    params.seed = 32;
+    auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+    // Doubling phases as in IMM, a select after each: one new segment per phase, then past the
+    // segment limit a rebuild from scratch; twice the same select reuses the index.
+    std::uint64_t next = 0;
+    std::uint64_t want_segments = 0;
+    for (int phase = 0; phase < 11; ++phase) {
+      const std::uint64_t grow = 500ULL << (phase % 5);
+      gpu->generate(next, grow / 2);
+      gpu->generate(next + grow / 2, grow - grow / 2);
+      next += grow;
+      const std::string where = "phase " + std::to_string(phase);
+      expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, phase % 2 == 0, where);
+      expect_greedy_equals_cpu(*gpu, g.num_vertices, 7, true, where + ", again");
+      ++want_segments;
+    }
+    const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
+    EXPECT_EQ(profile.index_segments, want_segments);
+    EXPECT_EQ(profile.index_rebuilds, 1U);  // the 9th phase: 8 segments held
+    EXPECT_EQ(profile.select_calls, 22U);
+    // After clear the index starts over.
+    gpu->clear();
+    gpu->generate(next, 3000);
+    expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, true, "after clear");
+    gpu->generate(next + 3000, 100);
+    expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "after clear, grown");
+    const coverage_selection four = gpu->select(4, false);
+    EXPECT_EQ(gpu->coverage(four.seeds), four.covered);
   }
-  const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
-  EXPECT_EQ(profile.index_segments, want_segments);
-  EXPECT_EQ(profile.index_rebuilds, 1U);  // the 9th phase: 8 segments held
-  EXPECT_EQ(profile.select_calls, 22U);
-  // After clear the index starts over.
-  gpu->clear();
-  gpu->generate(next, 3000);
-  expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, true, "after clear");
-  gpu->generate(next + 3000, 100);
-  expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "after clear, grown");
-  const coverage_selection four = gpu->select(4, false);
-  EXPECT_EQ(gpu->coverage(four.seeds), four.covered);
 }
 
 /// The GPU per-round greedy over everything the collection holds equals the CPU's over its sets.
@@ -137,45 +150,49 @@ TEST(CudaIncremental, SegmentedIndexPerRoundEqualsCpuGreedy) {
   // select after each: every phase adds a segment, the ninth rebuilds. The first phases hold a
   // handful of sets, so most counts tie (at 1) and the budget runs into the zero-gain fill
   // across rounds; a large k fills every round with zero-gain picks at every phase.
-  for (const std::uint32_t rounds : {2U, 3U}) {
-    const csr_graph g = test::hub_graph(3000, false);
-    sampling_params params;
-    params.seed = 36 + rounds;
-    params.rounds = rounds;
-    auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
-    std::uint64_t next = 0;
-    for (int phase = 0; phase < 11; ++phase) {
-      const std::uint64_t grow = phase < 3 ? 3ULL + 4 * phase : 300ULL << (phase % 4);
-      for (std::uint64_t done = 0; done < grow;) {  // several slices per phase, as IMM requests them
-        const std::uint64_t slice = std::min<std::uint64_t>(grow - done, 1 + grow / 3);
-        gpu->generate(next + done, slice);
-        done += slice;
+  for (const std::string build : index_builds) {
+    SCOPED_TRACE(build);
+    const auto forced = force_index_build(build);
+    for (const std::uint32_t rounds : {2U, 3U}) {
+      const csr_graph g = test::hub_graph(3000, false);
+      sampling_params params;
+      params.seed = 36 + rounds;
+      params.rounds = rounds;
+      auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+      std::uint64_t next = 0;
+      for (int phase = 0; phase < 11; ++phase) {
+        const std::uint64_t grow = phase < 3 ? 3ULL + 4 * phase : 300ULL << (phase % 4);
+        for (std::uint64_t done = 0; done < grow;) {  // several slices per phase, as IMM requests them
+          const std::uint64_t slice = std::min<std::uint64_t>(grow - done, 1 + grow / 3);
+          gpu->generate(next + done, slice);
+          done += slice;
+        }
+        next += grow;
+        const std::string where = std::to_string(rounds) + " rounds, phase " + std::to_string(phase);
+        expect_per_round_equals_cpu(*gpu, g.num_vertices, rounds, 5, where);
+        expect_per_round_equals_cpu(*gpu, g.num_vertices, rounds, 1, where + ", k 1");
+        expect_per_round_equals_cpu(*gpu, g.num_vertices, rounds, 60, where + ", k 60");
       }
-      next += grow;
-      const std::string where = std::to_string(rounds) + " rounds, phase " + std::to_string(phase);
-      expect_per_round_equals_cpu(*gpu, g.num_vertices, rounds, 5, where);
-      expect_per_round_equals_cpu(*gpu, g.num_vertices, rounds, 1, where + ", k 1");
-      expect_per_round_equals_cpu(*gpu, g.num_vertices, rounds, 60, where + ", k 60");
+      const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
+      EXPECT_EQ(profile.index_segments, 11U);
+      EXPECT_EQ(profile.index_rebuilds, 1U);
     }
-    const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
-    EXPECT_EQ(profile.index_segments, 11U);
-    EXPECT_EQ(profile.index_rebuilds, 1U);
-  }
-  // A universe smaller than k * rounds: every element is picked, most with gain 0, in id order
-  // within the rounds that still have budget.
-  const csr_graph tiny = test::hub_graph(24, false);
-  sampling_params params;
-  params.seed = 39;
-  params.rounds = 2;
-  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), tiny, params);
-  std::uint64_t next = 0;
-  for (const std::uint64_t grow : {1ULL, 2ULL, 5ULL, 40ULL}) {
-    gpu->generate(next, grow);
-    next += grow;
-    const std::string where = "tiny graph, " + std::to_string(next) + " sets";
-    expect_per_round_equals_cpu(*gpu, tiny.num_vertices, 2, 3, where);
-    expect_per_round_equals_cpu(*gpu, tiny.num_vertices, 2, 24, where + ", k = n");
-    expect_per_round_equals_cpu(*gpu, tiny.num_vertices, 2, 30, where + ", k > n");
+    }
+    // A universe smaller than k * rounds: every element is picked, most with gain 0, in id order
+    // within the rounds that still have budget.
+    const csr_graph tiny = test::hub_graph(24, false);
+    sampling_params params;
+    params.seed = 39;
+    params.rounds = 2;
+    auto gpu = cuda::make_cuda_rr_collection(gpu_config(), tiny, params);
+    std::uint64_t next = 0;
+    for (const std::uint64_t grow : {1ULL, 2ULL, 5ULL, 40ULL}) {
+      gpu->generate(next, grow);
+      next += grow;
+      const std::string where = "tiny graph, " + std::to_string(next) + " sets";
+      expect_per_round_equals_cpu(*gpu, tiny.num_vertices, 2, 3, where);
+      expect_per_round_equals_cpu(*gpu, tiny.num_vertices, 2, 24, where + ", k = n");
+      expect_per_round_equals_cpu(*gpu, tiny.num_vertices, 2, 30, where + ", k > n");
   }
 }
 
@@ -183,19 +200,23 @@ TEST(CudaIncremental, SegmentedIndexOnSharedGraph) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   csr_graph g;
   if (!test::load_shared_graph("NetHEPT.txt.gz", g)) GTEST_SKIP() << "NetHEPT.txt.gz not in the shared data";
-  sampling_params params;
-  params.seed = 33;
-  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
-  std::uint64_t next = 0;
-  for (const std::uint64_t grow : {4000ULL, 4000ULL, 8000ULL, 16000ULL}) {
-    for (std::uint64_t done = 0; done < grow; done += 1000) {
-      gpu->generate(next, 1000);
-      next += 1000;
+  for (const std::string build : index_builds) {
+    SCOPED_TRACE(build);
+    const auto forced = force_index_build(build);
+    sampling_params params;
+    params.seed = 33;
+    auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+    std::uint64_t next = 0;
+    for (const std::uint64_t grow : {4000ULL, 4000ULL, 8000ULL, 16000ULL}) {
+      for (std::uint64_t done = 0; done < grow; done += 1000) {
+        gpu->generate(next, 1000);
+        next += 1000;
+      }
+      expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "after " + std::to_string(next) + " sets");
     }
-    expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "after " + std::to_string(next) + " sets");
+    expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, true, "with the bound");
+    EXPECT_EQ(cuda::profile_of(*gpu).index_segments, 4U);
   }
-  expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, true, "with the bound");
-  EXPECT_EQ(cuda::profile_of(*gpu).index_segments, 4U);
 }
 
 void expect_imm_equal(const csr_graph& g, diffusion_model model, std::uint32_t k, double eps, bool reuse,
