@@ -9,6 +9,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "cuda/bitmap_coverage_kernels.cuh"
+#include "cuda/greedy_steps.hpp"
 
 namespace wildfire::cuda {
 namespace {
@@ -151,25 +152,7 @@ coverage_selection rr_bitmap::select(std::uint32_t k, bool want_bound) {
                                 cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
-  // The same assembly as the flat greedy (max_coverage.cu): bound = min over steps of
-  // covered-so-far + top-k sum, then capped by the number of sets.
-  coverage_selection result;
-  result.optimum_upper_bound = std::numeric_limits<std::uint64_t>::max();
-  for (std::uint64_t step = 0; step < wanted; ++step) {
-    if (bound) {
-      result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * slots + step]);
-    }
-    const unsigned long long packed = host[step];
-    if (packed == 0) break;
-    result.seeds.push_back(static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL)));
-    result.marginal_coverage.push_back(host[slots + step]);
-    result.covered += host[slots + step];
-  }
-  if (bound) {
-    result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * slots + wanted]);
-  }
-  result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, num_sets_);
-  return result;
+  return assemble_selection(std::span<const unsigned long long>(host).first(3 * slots), wanted, bound, num_sets_);
 }
 
 std::uint64_t rr_bitmap::coverage(std::span<const std::uint32_t> seeds) {

@@ -10,6 +10,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "cuda/greedy_steps.hpp"
 #include "cuda/max_coverage_kernels.cuh"
 
 namespace wildfire::cuda {
@@ -201,25 +202,7 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
                                 cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
-  coverage_selection result;
-  result.optimum_upper_bound = std::numeric_limits<std::uint64_t>::max();
-  for (std::uint64_t step = 0; step < wanted; ++step) {
-    if (bound) {
-      result.optimum_upper_bound =
-          std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + step]);
-    }
-    const unsigned long long packed = host[step];
-    if (packed == 0) break;
-    result.seeds.push_back(static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL)));
-    result.marginal_coverage.push_back(host[(wanted + 1) + step]);
-    result.covered += host[(wanted + 1) + step];
-  }
-  if (bound) {
-    result.optimum_upper_bound =
-        std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + wanted]);
-  }
-  result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, store.num_sets());
-  return result;
+  return assemble_selection(host, wanted, bound, store.num_sets());
 }
 
 std::uint64_t device_max_coverage::coverage(const rr_store& store, std::span<const std::uint32_t> seeds) {

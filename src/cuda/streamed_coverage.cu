@@ -7,6 +7,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "cuda/greedy_steps.hpp"
 #include "cuda/streamed_coverage_kernels.cuh"
 
 namespace wildfire::cuda {
@@ -39,7 +40,7 @@ std::uint32_t streamed_coverage::argmax(const std::uint32_t* counts) {
   unsigned long long packed = 0;
   WF_CUDA_CHECK(cudaMemcpyAsync(&packed, result_.data(), sizeof(packed), cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  return static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL));
+  return argmax_key_vertex(packed);
 }
 
 std::uint64_t streamed_coverage::top_sum(const std::uint32_t* counts, std::uint32_t k, std::uint64_t num_sets) {

@@ -1,5 +1,6 @@
-// Warp-level building blocks shared by the traversal kernels (RR sampling, fused sampling,
-// forward simulation): the load-balanced expansion of 32 adjacency ranges over the lanes.
+// Warp-level building blocks shared by the kernels: the load-balanced expansion of 32 adjacency
+// ranges over the lanes (RR sampling, fused sampling, forward simulation) and the warp reductions
+// (sums, the greedy's argmax).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,15 @@ __device__ __forceinline__ unsigned warp_owner_of(std::uint64_t inclusive, std::
 /// Sum of `value` over the warp; the result is valid in lane 0.
 __device__ __forceinline__ std::uint64_t warp_sum(std::uint64_t value) {
   for (unsigned delta = 16; delta > 0; delta >>= 1) value += __shfl_down_sync(warp_full_mask, value, delta);
+  return value;
+}
+
+/// Maximum of `value` over the warp; the result is valid in lane 0.
+__device__ __forceinline__ unsigned long long warp_max(unsigned long long value) {
+  for (unsigned delta = 16; delta > 0; delta >>= 1) {
+    const unsigned long long other = __shfl_down_sync(warp_full_mask, value, delta);
+    if (other > value) value = other;
+  }
   return value;
 }
 
