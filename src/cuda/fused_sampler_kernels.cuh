@@ -59,7 +59,6 @@ struct fused_args {
   ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
   const uint2* rules;             // per vertex: (class, block size), as ic_rule_of needs them
   const std::uint8_t* heavy;      // per vertex: 1 if its slots are expanded a block each
-  bool buffered;                  // IC kernels queue slots through per-warp shared buffers
   unsigned buffer_flush;          // fill from which a warp flushes its buffer (fused_buffer_flush)
 };
 
@@ -145,8 +144,8 @@ __global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* r
 inline constexpr unsigned fused_buffer_capacity = 256;
 inline constexpr unsigned fused_buffer_flush = 160;
 
-/// Where a warp queues the slots it discovers: straight into the next queue (buffer == nullptr),
-/// or into its shared-memory buffer, which flush_slots moves to the next queue with one counter
+/// Where a warp queues the slots it discovers: straight into the next queue (buffer == nullptr:
+/// the roots and LT), or into its shared-memory buffer (the IC kernels), which flush_slots moves to the next queue with one counter
 /// atomic per class and 32 slots. Discoveries happen deep in divergent code, where few lanes
 /// share a warp-aggregated atomic; dense levels queue hundreds of millions of slots through two
 /// counters. A full buffer falls back to the direct path.
@@ -360,7 +359,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   if (lane == 0) fills[threadIdx.x >> 5] = 0;
   __syncwarp();
-  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
+  const slot_sink sink{buffers[threadIdx.x >> 5], &fills[threadIdx.x >> 5]};
   std::uint64_t examined = 0;
   std::uint64_t all_items = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
@@ -420,7 +419,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
   const unsigned lane = threadIdx.x & 31;
   if (lane == 0) fills[threadIdx.x >> 5] = 0;
   __syncwarp();
-  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
+  const slot_sink sink{buffers[threadIdx.x >> 5], &fills[threadIdx.x >> 5]};
   const unsigned num_heavy = a.counts[1];
   std::uint64_t examined = 0;  // thread 0's, added once per block
   std::uint64_t all_items = 0;

@@ -81,21 +81,19 @@ TEST(CudaFused, ManyGroupsPerBatchEqualsReference) {
                                 "uniform:0.3, bitmap, 128 groups");
 }
 
-// The queue modes: slots straight to the next queue, and per-warp buffers flushed only when full
-// (most discoveries of a dense level then take the direct fallback beside the buffered ones).
-TEST(CudaFused, QueueModesEqualReference) {
+// Per-warp queue buffers flushed only when full (WF_FUSED_QUEUE=late): most discoveries of a
+// dense level then take the direct fallback beside the buffered ones.
+TEST(CudaFused, LateBufferFlushEqualsReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
   const csr_graph ring = test::hub_graph(2000, true);
-  for (const char* mode : {"direct", "late"}) {
-    const environment_override queue("WF_FUSED_QUEUE", mode);
-    const std::string at = std::string(mode) + " queue";
-    expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 600,
-                                  "uniform:0.3, bitmap, " + at);
-    expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 300,
-                                  "uniform:0.3, flat, " + at);
-    expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
-  }
+  const environment_override queue("WF_FUSED_QUEUE", "late");
+  const std::string at = "late queue";
+  expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 600,
+                                "uniform:0.3, bitmap, " + at);
+  expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 300,
+                                "uniform:0.3, flat, " + at);
+  expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
 }
 
 }  // namespace
