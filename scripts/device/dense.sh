@@ -15,25 +15,19 @@
 #    64 groups in flight (WF_FUSED_GROUPS);
 #  - sampling_p0.2.md: fused (32, 64 colours) against warp per sample at p = 0.2, flat store.
 set -u
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device/lib/common.sh
 out="$OUT/dense"; mkdir -p "$out/imm"
 gen=${WF_GEN_POWERLAW:-.carry/tools/gen_powerlaw.py}
-build=build-device
 wf=$build/apps/wildfire/wildfire
 bench=$build/bench/gpu_sampling_bench
 budget=${WF_DENSE_BUDGET_S:-300}
-t0=$(date +%s)
-elapsed() { echo $(( $(date +%s) - t0 )); }
-have_time() { (( $(elapsed) < $1 )); }
 left() { echo $(( budget - $(elapsed) )); }
 
 graph_txt="$out/topcats_like.txt"
 ( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$graph_txt" > "$out/gen.log" 2>&1 ) &
 gen_pid=$!
 
-[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
-cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
-  || { grep -E "error" "$out/build.log" | head -30; }
+wf_build wildfire_cuda_gpu_tests gpu_sampling_bench wildfire
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1
 echo "build checked ($(elapsed) s; the budget counts from here)"
 t0=$(date +%s)
