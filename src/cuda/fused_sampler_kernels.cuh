@@ -382,13 +382,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       examined += rule.degree * popcount(frontier);  // edges examined: whole in-degree per colour
     }
     all_items += items;
-    const std::uint64_t inclusive = warp_inclusive_sum(items, lane);
-    const std::uint64_t exclusive = inclusive - items;
-    const std::uint64_t total = __shfl_sync(fused_full_warp, inclusive, 31);
-    for (std::uint64_t base = 0; base < total; base += 32) {
-      const std::uint64_t f = base + lane;
-      const unsigned owner = warp_owner_of(inclusive, f);
-      const std::uint64_t owner_exclusive = __shfl_sync(fused_full_warp, exclusive, owner);
+    warp_expand(items, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
       const ic_slot_rule owner_rule{__shfl_sync(fused_full_warp, rule.begin, owner),
                                     __shfl_sync(fused_full_warp, rule.degree, owner),
                                     __shfl_sync(fused_full_warp, rule.block, owner),
@@ -396,9 +390,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       const std::uint32_t owner_group = __shfl_sync(fused_full_warp, group, owner);
       const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
       const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
-      if (f < total) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
+      if (valid) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, item);
       flush_slots(a, sink, lane, a.buffer_flush);
-    }
+    });
   }
   flush_slots(a, sink, lane, 1);
   // One atomic per warp and kernel (the grid is persistent), not per 32 slots.
