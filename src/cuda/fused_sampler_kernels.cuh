@@ -504,11 +504,13 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 
-/// Extraction, pass 1: warp per (group, tile of 32 vertices); lane = vertex. For every colour,
-/// the ballot of its bit is the tile's slice of that RR set; its popcount goes to
-/// tile_counts[sample * tiles + tile] (the scan over these gives every member's position).
-template <class Word>
-__global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_t tiles, std::uint32_t* tile_counts) {
+/// The extraction's walk, whole warps: a warp per (group, tile of 32 vertices), lane = vertex v;
+/// for every colour of the group, calls visit(sample, tile, v, member), `sample` being the
+/// batch-local sample of the colour and `member` whether v is in its set. Every lane calls visit
+/// (with member false past the last vertex), so that visit may take ballots.
+template <class Word, class Visit>
+__device__ __forceinline__ void for_each_tile_colour(const graph_view& g, const fused_args<Word>& a, std::uint64_t tiles,
+                                                     Visit visit) {
   constexpr unsigned bits = sizeof(Word) * 8;
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
@@ -521,12 +523,21 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
     for (std::uint32_t w = 0; w < a.words; ++w) {
       const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
       const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
-      for (unsigned b = 0; b < in_word; ++b) {
-        const unsigned slice = __ballot_sync(fused_full_warp, ((word >> b) & 1U) != 0);
-        if (lane == 0) tile_counts[(group * a.colours + w * bits + b) * tiles + tile] = __popc(slice);
-      }
+      for (unsigned b = 0; b < in_word; ++b) visit(group * a.colours + w * bits + b, tile, v, ((word >> b) & 1U) != 0);
     }
   }
+}
+
+/// Extraction, pass 1: for every colour, the ballot of its bit over a tile is the tile's slice of
+/// that RR set; its popcount goes to tile_counts[sample * tiles + tile] (the scan over these gives
+/// every member's position).
+template <class Word>
+__global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_t tiles, std::uint32_t* tile_counts) {
+  const unsigned lane = threadIdx.x & 31;
+  for_each_tile_colour(g, a, tiles, [&](std::uint64_t sample, std::uint64_t tile, std::uint64_t, bool member) {
+    const unsigned slice = __ballot_sync(fused_full_warp, member);
+    if (lane == 0) tile_counts[sample * tiles + tile] = __popc(slice);
+  });
 }
 
 /// Extraction, pass 2: the same ballots; each member lane writes its vertex at the tile's scanned
@@ -534,29 +545,14 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
 template <class Word>
 __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint64_t tiles,
                                     const std::uint32_t* tile_positions, std::uint32_t* members_out) {
-  constexpr unsigned bits = sizeof(Word) * 8;
   const unsigned lane = threadIdx.x & 31;
-  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
-  const std::uint64_t work = static_cast<std::uint64_t>(a.num_groups) * tiles;
-  for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < work;
-       i += warps) {
-    const std::uint64_t group = i / tiles;
-    const std::uint64_t tile = i % tiles;
-    const std::uint64_t v = tile * 32 + lane;
-    for (std::uint32_t w = 0; w < a.words; ++w) {
-      const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
-      const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
-      for (unsigned b = 0; b < in_word; ++b) {
-        const bool member = ((word >> b) & 1U) != 0;
-        const unsigned slice = __ballot_sync(fused_full_warp, member);
-        const std::uint64_t sample = group * a.colours + w * bits + b;
-        if (member && sample < a.num_samples) {
-          members_out[tile_positions[sample * tiles + tile] + __popc(slice & ((1U << lane) - 1U))] =
-              static_cast<std::uint32_t>(v);
-        }
-      }
+  for_each_tile_colour(g, a, tiles, [&](std::uint64_t sample, std::uint64_t tile, std::uint64_t v, bool member) {
+    const unsigned slice = __ballot_sync(fused_full_warp, member);
+    if (member && sample < a.num_samples) {
+      members_out[tile_positions[sample * tiles + tile] + __popc(slice & ((1U << lane) - 1U))] =
+          static_cast<std::uint32_t>(v);
     }
-  }
+  });
 }
 
 /// Bitmap extraction: thread per (group, vertex, word) slot. The word's bit j is batch-local
