@@ -9,8 +9,10 @@
 #include <string>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/rr_set_checks.hpp"
 #include "wildfire/backend.hpp"
 
 namespace wildfire {
@@ -36,19 +38,13 @@ void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, st
   sampling_params params;
   params.model = model;
   params.seed = 4242;
-  backend_config config;
-  config.device = device_kind::gpu;
-  config.traversal = traversal_kind::fused;
-  config.colours = colours;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params, representation);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(traversal_kind::fused, colours), g, params, representation);
   gpu->generate(5, count / 3);
   gpu->generate(5 + count / 3, count - count / 3);
   const rr_sets want = reference::sample_rr_sets(g, params, 5, count);
   ASSERT_EQ(gpu->size(), count) << where;
   EXPECT_EQ(gpu->num_members(), want.num_members()) << where;
-  const rr_sets got = gpu->copy_sets(0, count);
-  EXPECT_EQ(got.offsets, want.offsets) << where;
-  EXPECT_TRUE(got.members == want.members) << where;
+  test::expect_same_sets(want, gpu->copy_sets(0, count), where);
   const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
   EXPECT_EQ(profile.fused_sets, count) << where;
   EXPECT_GT(profile.fused_levels, 0U) << where;
