@@ -12,10 +12,8 @@ source scripts/device/lib/common.sh
 out="$OUT/amcss-grid"
 mkdir -p "$out"
 gen=${WF_GEN_POWERLAW:-.carry/tools/gen_powerlaw.py}
-python3 "$gen" --n 317080 --m 2099732 --seed 1 --out "$out/dblp_like.txt" > "$out/gen_dblp.log" 2>&1 &
-gen_dblp=$!
-python3 "$gen" --n 1134890 --m 5975248 --seed 1 --out "$out/youtube_like.txt" > "$out/gen_youtube.log" 2>&1 &
-gen_youtube=$!
+wf_gen_like dblp "$out/dblp_like.txt" "$out/gen_dblp.log"; gen_dblp=$!
+wf_gen_like youtube "$out/youtube_like.txt" "$out/gen_youtube.log"; gen_youtube=$!
 wf_build amcss_bench
 bench=$build/bench/amcss_bench
 # $1 name, $2 graph file, $3 IC batch size.

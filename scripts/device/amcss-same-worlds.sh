@@ -13,8 +13,7 @@ source scripts/device/lib/common.sh
 out="$OUT/amcss-same-worlds"
 mkdir -p "$out"
 gen=${WF_GEN_POWERLAW:-.carry/tools/gen_powerlaw.py}
-python3 "$gen" --n 317080 --m 2099732 --seed 1 --out "$out/dblp_like.txt" > "$out/gen_dblp.log" 2>&1 &
-gen_dblp=$!
+wf_gen_like dblp "$out/dblp_like.txt" "$out/gen_dblp.log"; gen_dblp=$!
 wf_build amcss_bench
 wait $gen_dblp
 # Budget per row 90 s (a realization started before it ends is finished; 90 s cap each: ASTI's

@@ -13,12 +13,9 @@ wf=$build/apps/wildfire/wildfire
 budget=${WF_CUDA_BUDGET_S:-280}
 
 # Synthetic graphs take ~30 s per 70M edges: generate them now, in the background.
-( python3 "$gen" --n 4847571 --m 68993773 --seed 1 --out "$out/graphs/lj_like.txt" > "$out/gen_lj.log" 2>&1 ) &
-gen_lj=$!
-( python3 "$gen" --n 3072441 --m 117185083 --seed 1 --out "$out/graphs/orkut_like.txt" > "$out/gen_orkut.log" 2>&1 ) &
-gen_orkut=$!
-( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$out/graphs/topcats_like.txt" > "$out/gen_topcats.log" 2>&1 ) &
-gen_topcats=$!
+wf_gen_like lj "$out/graphs/lj_like.txt" "$out/gen_lj.log"; gen_lj=$!
+wf_gen_like orkut "$out/graphs/orkut_like.txt" "$out/gen_orkut.log"; gen_orkut=$!
+wf_gen_like topcats "$out/graphs/topcats_like.txt" "$out/gen_topcats.log"; gen_topcats=$!
 
 # run_all.sh has normally built everything; this is a no-op then (and builds what is missing).
 wf_build wildfire_cuda_gpu_tests gpu_sampling_bench wildfire

@@ -24,8 +24,7 @@ budget=${WF_DENSE_BUDGET_S:-300}
 left() { echo $(( budget - $(elapsed) )); }
 
 graph_txt="$out/topcats_like.txt"
-( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$graph_txt" > "$out/gen.log" 2>&1 ) &
-gen_pid=$!
+wf_gen_like topcats "$graph_txt" "$out/gen.log"; gen_pid=$!
 
 wf_build wildfire_cuda_gpu_tests gpu_sampling_bench wildfire
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1

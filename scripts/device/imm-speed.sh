@@ -14,10 +14,8 @@ bench=$build/bench/gpu_sampling_bench
 budget=${WF_IMM_SPEED_BUDGET_S:-230}
 
 # The synthetic graphs take ~30-50 s each: generate them while the tests and Epinions run.
-( python3 "$gen" --n 4847571 --m 68993773 --seed 1 --out "$out/graphs/lj_like.txt" > "$out/gen_lj.log" 2>&1 ) &
-gen_lj=$!
-( python3 "$gen" --n 3072441 --m 117185083 --seed 1 --out "$out/graphs/orkut_like.txt" > "$out/gen_orkut.log" 2>&1 ) &
-gen_orkut=$!
+wf_gen_like lj "$out/graphs/lj_like.txt" "$out/gen_lj.log"; gen_lj=$!
+wf_gen_like orkut "$out/graphs/orkut_like.txt" "$out/gen_orkut.log"; gen_orkut=$!
 
 wf_build wildfire_cuda_gpu_tests gpu_sampling_bench wildfire
 echo "build checked ($(elapsed) s)"

@@ -25,3 +25,19 @@ wf_build() {
   fi
   return 0
 }
+
+# wf_gen_like NAME FILE LOG: starts gen_powerlaw.py ($gen, seed 1) in the background, writing a
+# graph the size of the SNAP graph NAME (lj, orkut, topcats, dblp, youtube) to FILE; $! is its pid.
+wf_gen_like() {
+  local size
+  case $1 in
+    lj) size="4847571 68993773" ;;
+    orkut) size="3072441 117185083" ;;
+    topcats) size="1791489 28511807" ;;
+    dblp) size="317080 2099732" ;;
+    youtube) size="1134890 5975248" ;;
+    *) echo "wf_gen_like: no graph named $1" >&2; return 1 ;;
+  esac
+  set -- "$2" "$3" $size
+  ( python3 "$gen" --n "$3" --m "$4" --seed 1 --out "$1" > "$2" 2>&1 ) &
+}
