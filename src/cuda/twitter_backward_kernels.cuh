@@ -97,14 +97,26 @@ __device__ __forceinline__ void initial_frontier(const backward_view& v, graph_r
   __syncthreads();
 }
 
-/// The queue kernels' start on one graph: empties the queue, counts the in-degrees and enqueues
-/// the initial sources. Ends with a barrier.
+/// A queue kernel's graph: its id and range, its in-degrees (in `s_dynamic`, shared memory, when
+/// Shared) and its queue (its own node range of the global scratch).
+struct queue_graph {
+  std::uint32_t t;
+  graph_range g;
+  std::uint32_t* indeg;
+  std::uint32_t* queue;
+};
+
+/// The queue kernels' start on graph t: empties the queue, counts the in-degrees and enqueues the
+/// initial sources. Ends with a barrier.
 template <bool Shared>
-__device__ __forceinline__ void open_queue(const backward_view& v, graph_range g, std::uint32_t* indeg,
-                                           std::uint32_t* queue, std::uint32_t* s_head, std::uint32_t* s_tail) {
+__device__ __forceinline__ queue_graph open_queue(const backward_view& v, std::uint32_t t, std::uint32_t* s_dynamic,
+                                                  std::uint32_t* s_head, std::uint32_t* s_tail) {
+  const graph_range g = graph_of(v, t);
+  const queue_graph q{t, g, Shared ? s_dynamic : v.indegree + g.lo, v.queue + g.lo};
   if (threadIdx.x == 0) *s_head = *s_tail = 0;
-  count_indegrees(v, g, indeg);
-  initial_frontier<Shared>(v, g, indeg, queue, s_tail);
+  count_indegrees(v, g, q.indeg);
+  initial_frontier<Shared>(v, g, q.indeg, q.queue, s_tail);
+  return q;
 }
 
 /// Block-wide, before each level of a queue kernel: the level is the queue's entries [head, tail)
@@ -128,11 +140,7 @@ __global__ void backward_queue_grouped(backward_view v, const std::uint32_t* gra
   extern __shared__ std::uint32_t s_dynamic[];
   __shared__ std::uint32_t s_head, s_tail, s_counter;
   for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
-    const std::uint32_t t = graphs[k];
-    const graph_range g = graph_of(v, t);
-    std::uint32_t* indeg = Shared ? s_dynamic : v.indegree + g.lo;
-    std::uint32_t* queue = v.queue + g.lo;
-    open_queue<Shared>(v, g, indeg, queue, &s_head, &s_tail);
+    const auto [t, g, indeg, queue] = open_queue<Shared>(v, graphs[k], s_dynamic, &s_head, &s_tail);
     const std::uint32_t group = threadIdx.x / GroupSize, lane = threadIdx.x % GroupSize;
     const std::uint32_t num_groups = blockDim.x / GroupSize;
     std::uint32_t head = 0, tail = 0;
@@ -169,11 +177,7 @@ __global__ void __launch_bounds__(BlockSize)
   __shared__ double s_share[BlockSize];
   __shared__ std::uint32_t s_head, s_tail, s_counter;
   for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
-    const std::uint32_t t = graphs[k];
-    const graph_range g = graph_of(v, t);
-    std::uint32_t* indeg = Shared ? s_dynamic : v.indegree + g.lo;
-    std::uint32_t* queue = v.queue + g.lo;
-    open_queue<Shared>(v, g, indeg, queue, &s_head, &s_tail);
+    const auto [t, g, indeg, queue] = open_queue<Shared>(v, graphs[k], s_dynamic, &s_head, &s_tail);
     std::uint32_t head = 0, tail = 0;
     while (next_level(&s_head, &s_tail, head, tail)) {
       for (std::uint32_t c0 = head; c0 < tail; c0 += BlockSize) {
