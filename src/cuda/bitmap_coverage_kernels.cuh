@@ -97,13 +97,6 @@ __global__ void uncount(bitmap_view bm, const std::uint32_t* touched, const unsi
   }
 }
 
-/// sum of sorted_desc[0 .. k) into *sum (one block).
-__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
-  unsigned long long mine = 0;
-  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
-  add_warp_sum(mine, sum);
-}
-
 /// Thread per batch: counts the held sets holding at least one of the seeds.
 __global__ void count_covered(bitmap_view bm, std::uint64_t batches, const std::uint32_t* seeds,
                               std::uint32_t num_seeds, unsigned long long* covered) {

@@ -7,11 +7,11 @@
 #include <limits>
 #include <vector>
 
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/greedy_steps.hpp"
 #include "cuda/max_coverage_kernels.cuh"
+#include "cuda/top_k_sort_sum.hpp"
 
 namespace wildfire::cuda {
 namespace {
@@ -162,8 +162,7 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   std::size_t sort_bytes = 0;
   const bool small = n_ <= kernels::top_k_small_limit;
   if (bound && !small) {
-    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, sort_bytes, counts_.data(), sorted_counts_.data(),
-                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
+    sort_bytes = top_k_sort_scratch_bytes(counts_.data(), sorted_counts_.data(), n_, end_bit, stream_);
     grow_buffer(scratch_, *budget_, std::max<std::size_t>(sort_bytes, 1), 0, stream_, "CUB radix-sort scratch");
   }
   // OPIM-C's bound at step i needs the sum of the k largest marginals: a one-block radix select
@@ -176,11 +175,8 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
       WF_CUDA_CHECK(cudaGetLastError());
       return;
     }
-    std::size_t bytes = sort_bytes;
-    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), bytes, counts_.data(), sorted_counts_.data(),
-                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
-    kernels::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_counts_.data(), top, out);
-    WF_CUDA_CHECK(cudaGetLastError());
+    top_k_sort_sum_async(scratch_.data(), sort_bytes, counts_.data(), sorted_counts_.data(), n_, end_bit, top, out,
+                         stream_);
   };
   for (std::uint64_t step = 0; step < wanted; ++step) {
     top_k_sum(top_sums + step);

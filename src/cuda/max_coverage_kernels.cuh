@@ -127,14 +127,6 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
   if (lane == 0 && newly != 0) atomicAdd(gained, newly);
 }
 
-/// sum of sorted_desc[0 .. k) into *sum (one block).
-__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
-  unsigned long long mine = 0;
-  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
-  mine = warp_sum(mine);
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(sum, mine);
-}
-
 /// Threads of top_k_sum_small (one block).
 inline constexpr unsigned top_k_threads = 1024;
 /// Universes up to this size take top_k_sum_small; larger ones a CUB radix sort (one block's

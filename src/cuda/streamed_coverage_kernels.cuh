@@ -29,14 +29,6 @@ __global__ void argmax(const std::uint32_t* counts, std::uint32_t n, unsigned lo
   if ((threadIdx.x & 31) == 0 && mine != 0) atomicMax(best, mine);
 }
 
-/// sum of sorted_desc[0 .. k) into *sum (one block).
-__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
-  unsigned long long mine = 0;
-  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
-  mine = warp_sum(mine);
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(sum, mine);
-}
-
 /// Thread per set: kept[i] = 0 when sorted set i holds `seed` (binary search), else its size;
 /// kept[count] = 0 for the scan. `hits` counts the sets holding the seed.
 __global__ void split_sizes(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t count,
