@@ -19,17 +19,21 @@ inline void expect_same_selection(const coverage_selection& got, const coverage_
   EXPECT_EQ(got.seeds, want.seeds) << where;
   EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << where;
   EXPECT_EQ(got.covered, want.covered) << where;
-  if (with_bound) EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << where;
+  if (with_bound) {
+    EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << where;
+  }
 }
 
-/// The CPU greedy (selection/max_coverage.hpp) over `sets`: k seeds per round of `rounds`.
+/// The CPU greedy (selection/max_coverage.hpp) over `sets`: k seeds per round of `rounds`, on
+/// `threads` threads (0: the OpenMP default).
 inline coverage_selection cpu_greedy(const rr_sets& sets, std::uint32_t universe, std::uint32_t k, bool bound = true,
-                                     std::uint32_t rounds = 1) {
+                                     std::uint32_t rounds = 1, int threads = 0) {
   max_coverage_options options;
   options.k = k;
   options.universe = universe;
   options.rounds = rounds;
   options.upper_bound = bound;
+  options.num_threads = threads;
   return greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
 }
 
