@@ -1,7 +1,9 @@
+# shellcheck shell=bash disable=SC2154  # `out` and `gen` are the sourcing script's
 # The preamble the scripts of scripts/device/ share; they source it (from the repository root) and
-# then set `out`. Lives in lib/ so that run_all.sh, which runs every scripts/device/*.sh, skips it.
+# then set `out` (and `gen` for wf_gen_like). Lives in lib/ so that run_all.sh, which runs every
+# scripts/device/*.sh, skips it.
 export PATH=/usr/local/cuda/bin:$PATH
-build=build-device
+build="build-device"
 t0=$(date +%s)
 # Seconds since t0 (a script may reset t0, e.g. once its build is done).
 elapsed() { echo $(( $(date +%s) - t0 )); }
