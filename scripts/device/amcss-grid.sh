@@ -8,27 +8,23 @@
 # H100/H200 with 16 cores; writes $OUT/amcss-grid/*.md and prints the tables.
 set -u
 cd "$(dirname "$0")/../.."
+source scripts/device/lib/common.sh
 out="$OUT/amcss-grid"
 mkdir -p "$out"
-t0=$(date +%s)
 gen=${WF_GEN_POWERLAW:-.carry/tools/gen_powerlaw.py}
-python3 "$gen" --n 317080 --m 2099732 --seed 1 --out "$out/dblp_like.txt" > "$out/gen_dblp.log" 2>&1 &
-gen_dblp=$!
-python3 "$gen" --n 1134890 --m 5975248 --seed 1 --out "$out/youtube_like.txt" > "$out/gen_youtube.log" 2>&1 &
-gen_youtube=$!
-build=build-device
-[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
-cmake --build $build -j "$(nproc)" --target amcss_bench > "$out/build.log" 2>&1 || grep -E "error" "$out/build.log" | head -20
+wf_gen_like dblp "$out/dblp_like.txt" "$out/gen_dblp.log"; gen_dblp=$!
+wf_gen_like youtube "$out/youtube_like.txt" "$out/gen_youtube.log"; gen_youtube=$!
+wf_build amcss_bench
 bench=$build/bench/amcss_bench
 # $1 name, $2 graph file, $3 IC batch size.
 grid() {
   local name=$1 graph=$2 b_ic=$3
   timeout 150 $bench -i "$graph" -w wc --name "$name" --models IC --batches "$b_ic" --etas 1000,5000 \
     --runs merit:gpu,asti,degree -R 10 -p 16 --budget 6 --time-limit 30 > "$out/${name}_IC.md" 2> "$out/${name}_IC.err"
-  echo "$name IC exit $? ($(( $(date +%s) - t0 )) s)"
+  echo "$name IC exit $? ($(elapsed) s)"
   timeout 150 $bench -i "$graph" -w wc --name "$name" --models LT --batches 4 --etas 1000,3000 \
     --runs merit:gpu,asti,degree -R 10 -p 16 --budget 6 --time-limit 30 > "$out/${name}_LT.md" 2> "$out/${name}_LT.err"
-  echo "$name LT exit $? ($(( $(date +%s) - t0 )) s)"
+  echo "$name LT exit $? ($(elapsed) s)"
 }
 wait $gen_dblp && grid dblp_like "$out/dblp_like.txt" 4
 wait $gen_youtube && grid youtube_like "$out/youtube_like.txt" 16

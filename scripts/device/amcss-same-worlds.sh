@@ -9,22 +9,19 @@
 # $OUT/amcss-same-worlds/{dblp_like.md,rounds.log} and prints the table.
 set -u
 cd "$(dirname "$0")/../.."
+source scripts/device/lib/common.sh
 out="$OUT/amcss-same-worlds"
 mkdir -p "$out"
-t0=$(date +%s)
 gen=${WF_GEN_POWERLAW:-.carry/tools/gen_powerlaw.py}
-python3 "$gen" --n 317080 --m 2099732 --seed 1 --out "$out/dblp_like.txt" > "$out/gen_dblp.log" 2>&1 &
-gen_dblp=$!
-build=build-device
-[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
-cmake --build $build -j "$(nproc)" --target amcss_bench > "$out/build.log" 2>&1 || grep -E "error" "$out/build.log" | head -20
+wf_gen_like dblp "$out/dblp_like.txt" "$out/gen_dblp.log"; gen_dblp=$!
+wf_build amcss_bench
 wait $gen_dblp
 # Budget per row 90 s (a realization started before it ends is finished; 90 s cap each: ASTI's
 # 47-round realization 1 took 4x its 12-round realization 0).
 timeout 200 $build/bench/amcss_bench -i "$out/dblp_like.txt" -w wc --name dblp_like --models IC --batches 4 \
   --etas 5000 --runs merit:gpu,asti -R 3 -p 16 --budget 90 --time-limit 90 --round-log \
   > "$out/dblp_like.md" 2> "$out/rounds.log"
-echo "amcss-same-worlds exit $? ($(( $(date +%s) - t0 )) s)"
+echo "amcss-same-worlds exit $? ($(elapsed) s)"
 rm -f "$out"/*.txt
 grep -E "^\| " "$out/dblp_like.md" | cut -d"|" -f2-10,22
 grep -E "realization" "$out/rounds.log"

@@ -6,29 +6,20 @@
 # themselves are scripts/device/gpu_tests.sh (here too with WF_CUDA_RUN_TESTS=1), the
 # sanitizers scripts/device/sanitize.sh.
 set -u
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device/lib/common.sh
 out="$OUT/cuda"; mkdir -p "$out" "$out/graphs" "$out/imm"
 data=${WF_SHARED_DATA_DIR:-.carry/data}
 gen=.carry/tools/gen_powerlaw.py
-build=build-device
 wf=$build/apps/wildfire/wildfire
 budget=${WF_CUDA_BUDGET_S:-280}
-t0=$(date +%s)
-elapsed() { echo $(( $(date +%s) - t0 )); }
-have_time() { (( $(elapsed) < $1 )); }
 
 # Synthetic graphs take ~30 s per 70M edges: generate them now, in the background.
-( python3 "$gen" --n 4847571 --m 68993773 --seed 1 --out "$out/graphs/lj_like.txt" > "$out/gen_lj.log" 2>&1 ) &
-gen_lj=$!
-( python3 "$gen" --n 3072441 --m 117185083 --seed 1 --out "$out/graphs/orkut_like.txt" > "$out/gen_orkut.log" 2>&1 ) &
-gen_orkut=$!
-( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$out/graphs/topcats_like.txt" > "$out/gen_topcats.log" 2>&1 ) &
-gen_topcats=$!
+wf_gen_like lj "$out/graphs/lj_like.txt" "$out/gen_lj.log"; gen_lj=$!
+wf_gen_like orkut "$out/graphs/orkut_like.txt" "$out/gen_orkut.log"; gen_orkut=$!
+wf_gen_like topcats "$out/graphs/topcats_like.txt" "$out/gen_topcats.log"; gen_topcats=$!
 
 # run_all.sh has normally built everything; this is a no-op then (and builds what is missing).
-[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
-cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
-  || { grep -E "error" "$out/build.log" | head -30; }
+wf_build wildfire_cuda_gpu_tests gpu_sampling_bench wildfire
 echo "build checked ($(elapsed) s)"
 export WF_SHARED_DATA_DIR=$data
 # Load every kernel when the CUDA context is created (outside the timed phases), not at its first

@@ -4,7 +4,7 @@
 # seconds after the build (a no-op after run_all.sh's), every section checks the time left;
 # through run_all.sh give it WF_SCRIPT_TIMEOUT=330. The last 15 lines are the summary.
 # Writes under $OUT/dense/:
-#  - gpu_tests.log: fused (one and 128 groups per batch, queue modes, deep levels), block-rule,
+#  - gpu_tests.log: fused (one and 128 groups per batch, late buffer flushes, deep levels), block-rule,
 #    bitmap and reference-equality GPU tests;
 #  - imm/*.json|log, imm.md: IMM IC, k = 50, eps = 0.1, --reuse-rrsets on topcats-like
 #    (gen_powerlaw --n 1791489 --m 28511807 --seed 1), uniform p = 0.1 with WF_CUDA_PROFILE=1
@@ -12,28 +12,21 @@
 #    seconds; "(so far)" lines after each flush), then (after the sweep) p = 0.05 and, with time
 #    left, p = 0.1 unprofiled;
 #  - groups_p0.1.md: fused sampling into the bitmap at p = 0.1 (4096 sets), 32 and 64 colours, 1 to
-#    64 groups in flight (WF_FUSED_GROUPS), and 64 colours with the direct queue (groups_direct.md);
+#    64 groups in flight (WF_FUSED_GROUPS);
 #  - sampling_p0.2.md: fused (32, 64 colours) against warp per sample at p = 0.2, flat store.
 set -u
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device/lib/common.sh
 out="$OUT/dense"; mkdir -p "$out/imm"
 gen=${WF_GEN_POWERLAW:-.carry/tools/gen_powerlaw.py}
-build=build-device
 wf=$build/apps/wildfire/wildfire
 bench=$build/bench/gpu_sampling_bench
 budget=${WF_DENSE_BUDGET_S:-300}
-t0=$(date +%s)
-elapsed() { echo $(( $(date +%s) - t0 )); }
-have_time() { (( $(elapsed) < $1 )); }
 left() { echo $(( budget - $(elapsed) )); }
 
 graph_txt="$out/topcats_like.txt"
-( python3 "$gen" --n 1791489 --m 28511807 --seed 1 --out "$graph_txt" > "$out/gen.log" 2>&1 ) &
-gen_pid=$!
+wf_gen_like topcats "$graph_txt" "$out/gen.log"; gen_pid=$!
 
-[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
-cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
-  || { grep -E "error" "$out/build.log" | head -30; }
+wf_build wildfire_cuda_gpu_tests gpu_sampling_bench wildfire
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1
 echo "build checked ($(elapsed) s; the budget counts from here)"
 t0=$(date +%s)
@@ -74,9 +67,6 @@ if have_time $((budget - 40)); then
   timeout "$(capped 70)" $bench "$graph" --weights uniform:0.1 --sets 4096 --cpu-sets 8 --check 8 --representation bitmap \
     --traversals fused --colours 32,64 --groups 1,4,16,64 --cpu-threads "$(nproc)" > "$out/groups_p0.1.md" 2> "$out/groups_p0.1.err"
   echo "groups: exit $?"
-  WF_FUSED_QUEUE=direct timeout "$(capped 30)" $bench "$graph" --weights uniform:0.1 --sets 4096 --cpu-sets 8 --check 8 \
-    --representation bitmap --traversals fused --colours 64 --cpu-threads "$(nproc)" > "$out/groups_direct.md" 2> "$out/groups_direct.err"
-  echo "direct queue: exit $?"
 fi
 
 echo "== IMM p=0.05 ($(elapsed) s)"
@@ -145,7 +135,7 @@ def rows(name):
     f = os.path.join(out, name)
     return [[c.strip() for c in l.split("|")[1:-1]] for l in open(f) if l.startswith("| gpu")] if os.path.exists(f) else []
 cells = []
-for r in rows("groups_p0.1.md") + [x[:2] + [x[2] + "/direct"] + x[3:] for x in rows("groups_direct.md")]:
+for r in rows("groups_p0.1.md"):
     if len(r) < 12 or r[4].startswith("refused"): cells.append(r[2] + " refused"); continue
     cells.append("%s %s s%s" % (r[2], r[5], "" if r[11] == "yes" else " SETS DIFFER"))
 if cells: print("p=0.1 bitmap 4096 sets, colours/groups: " + ", ".join(cells))

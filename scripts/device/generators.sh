@@ -5,16 +5,11 @@
 # Writes logs and markdown tables under $OUT/generators/. Run from the repository root on the
 # GPU machine; about 3 minutes (every step has its own timeout, 6.5 minutes at worst).
 set -u
+source scripts/device/lib/common.sh
 out="${OUT:?set OUT}/generators"
 mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
 { nvidia-smi --query-gpu=name,memory.total --format=csv,noheader; nproc; git rev-parse --short HEAD; } > "$out/device.txt" 2>&1
-if [ ! -f build-device/CMakeCache.txt ]; then
-  cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1 \
-    || { tail -20 "$out/cmake.log"; exit 1; }
-fi
-cmake --build build-device -j "$(nproc)" --target wildfire_generators_gpu_tests pa_generator_bench wildfire \
-  > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+wf_build --fatal wildfire_generators_gpu_tests pa_generator_bench wildfire
 
 echo "== GPU tests"
 timeout 100 build-device/tests/wildfire_generators_gpu_tests > "$out/gpu_tests.log" 2>&1

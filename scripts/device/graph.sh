@@ -4,18 +4,12 @@
 # load and speed-up, peak memory, for the shared data sets and a synthetic 50M-edge list.
 # Writes the logs and markdown tables under $OUT/graph/. At most ~4.5 minutes.
 set -u
+source scripts/device/lib/common.sh
 out="$OUT/graph"
 mkdir -p "$out"
 data=${WF_SHARED_DATA_DIR:-.carry/data}
-build=build-device
-t0=$(date +%s)
-elapsed() { echo $(($(date +%s) - t0)); }
 
-if [[ ! -f $build/CMakeCache.txt ]]; then
-  cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/cmake.log" 2>&1
-fi
-cmake --build $build -j "$(nproc)" --target graph_load_bench >"$out/build.log" 2>&1 ||
-  { grep -E "error" "$out/build.log" | head -30; exit 1; }
+wf_build --fatal graph_load_bench
 
 scratch=$(mktemp -d /tmp/wf_graph_bench_XXXXXX)
 trap 'rm -rf "$scratch"' EXIT

@@ -5,27 +5,19 @@
 # For one H100/H200 with 16 cores, run from the repository root with $OUT set; about 4 minutes
 # (each large graph checks the time left). Writes under $OUT/imm-speed/ and prints a summary.
 set -u
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device/lib/common.sh
 out="$OUT/imm-speed"; mkdir -p "$out" "$out/graphs"
 data=${WF_SHARED_DATA_DIR:-.carry/data}
 gen=.carry/tools/gen_powerlaw.py
-build=build-device
 wf=$build/apps/wildfire/wildfire
 bench=$build/bench/gpu_sampling_bench
 budget=${WF_IMM_SPEED_BUDGET_S:-230}
-t0=$(date +%s)
-elapsed() { echo $(( $(date +%s) - t0 )); }
-have_time() { (( $(elapsed) < $1 )); }
 
 # The synthetic graphs take ~30-50 s each: generate them while the tests and Epinions run.
-( python3 "$gen" --n 4847571 --m 68993773 --seed 1 --out "$out/graphs/lj_like.txt" > "$out/gen_lj.log" 2>&1 ) &
-gen_lj=$!
-( python3 "$gen" --n 3072441 --m 117185083 --seed 1 --out "$out/graphs/orkut_like.txt" > "$out/gen_orkut.log" 2>&1 ) &
-gen_orkut=$!
+wf_gen_like lj "$out/graphs/lj_like.txt" "$out/gen_lj.log"; gen_lj=$!
+wf_gen_like orkut "$out/graphs/orkut_like.txt" "$out/gen_orkut.log"; gen_orkut=$!
 
-[[ -f $build/CMakeCache.txt ]] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1
-cmake --build $build -j "$(nproc)" --target wildfire_cuda_gpu_tests gpu_sampling_bench wildfire > "$out/build.log" 2>&1 \
-  || { grep -E "error" "$out/build.log" | head -30; }
+wf_build wildfire_cuda_gpu_tests gpu_sampling_bench wildfire
 echo "build checked ($(elapsed) s)"
 export WF_SHARED_DATA_DIR=$data
 export CUDA_MODULE_LOADING=EAGER  # kernels load with the context, outside the timed region

@@ -5,10 +5,9 @@
 # OPIM-C on soc-Epinions1, and fused vs unfused on a 1M-vertex gen_powerlaw.py graph. Writes logs
 # and markdown under $OUT/ris-cpu/. Run from the repository root; about 5 minutes.
 set -u
-t_start=$(date +%s)
+source scripts/device/lib/common.sh
 out="${OUT:?set OUT}/ris-cpu"
 mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
 graphs=/tmp/wf_ris_graphs
 mkdir -p "$graphs"
 pl="$graphs/powerlaw_1m_20.txt"
@@ -20,12 +19,7 @@ else
   gen_pid=""
 fi
 { nproc; lscpu | grep -E "Model name|L3"; git rev-parse --short HEAD; } > "$out/device.txt" 2>&1
-if [ ! -f build-device/CMakeCache.txt ]; then
-  cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1 \
-    || { tail -20 "$out/cmake.log"; exit 1; }
-fi
-cmake --build build-device -j "$(nproc)" --target wildfire imm_bench fused_traversal_bench wildfire_cpu_tests \
-  wildfire_algorithms_tests > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+wf_build --fatal wildfire imm_bench fused_traversal_bench wildfire_cpu_tests wildfire_algorithms_tests
 
 echo "== CPU sampler tests (exactness on this CPU's kernel)"
 timeout 60 build-device/tests/wildfire_cpu_tests > "$out/cpu_tests.log" 2>&1; echo "cpu tests exit $?"
@@ -54,7 +48,7 @@ cat "$out/imm_bench_16.md"
 
 echo "== fused vs unfused, 1M-vertex power-law graph, 16 threads"
 if [ -n "$gen_pid" ]; then wait "$gen_pid"; fi
-left=$(( 290 - ($(date +%s) - t_start) ))
+left=$(( 290 - $(elapsed) ))
 if [ -s "$pl" ] && [ "$left" -gt 20 ]; then
   timeout "$left" build-device/bench/fused_traversal_bench --graph "$pl" --p 0.01,0.05,0.1,0.2 --colours 1,8,32,64,256 \
     --sets 512 --threads 16 > "$out/fused_traversal.md" 2> "$out/fused_traversal.err"
@@ -62,4 +56,4 @@ if [ -s "$pl" ] && [ "$left" -gt 20 ]; then
 else
   echo "skipped: graph missing or no time left ($left s)"
 fi
-echo "total $(( $(date +%s) - t_start )) s"
+echo "total $(elapsed) s"

@@ -7,18 +7,11 @@
 # with $OUT set; writes logs, markdown and profiles under $OUT/twitter/, a summary on stdout.
 set -u
 cd "$(dirname "$0")/../.."
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device/lib/common.sh
 out="$OUT/twitter"
 mkdir -p "$out"
-start=$(date +%s)
-if [ ! -f build-device/CMakeCache.txt ]; then
-  cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1 \
-    || { tail -30 "$out/cmake.log"; exit 1; }
-fi
-cmake --build build-device -j "$(nproc)" --target wildfire_twitter_tests wildfire_twitter_gpu_tests \
-  twitter_backward_bench > "$out/build.log" 2>&1 \
-  || { grep -E "error" "$out/build.log" | head -40; exit 1; }
-echo "build: $(( $(date +%s) - start )) s"
+wf_build --fatal wildfire_twitter_tests wildfire_twitter_gpu_tests twitter_backward_bench
+echo "build: $(elapsed) s"
 tests=build-device/tests
 timeout 150 "$tests/wildfire_twitter_gpu_tests" > "$out/gpu_tests.log" 2>&1
 echo "GPU tests: exit $? ($(grep -cE '^\[       OK \]' "$out/gpu_tests.log") ok, $(grep -cE '^\[  FAILED  \]' "$out/gpu_tests.log") failed lines)"
@@ -29,7 +22,7 @@ bench=build-device/bench/twitter_backward_bench
 # Full size (the thesis's ~15,435 graphs, 467M edges). The thesis, topological and queue variants
 # (55, 44 and 55 ms on the b140e6c run) are left out to keep the script short.
 timeout 150 "$bench" --scale 1 --reps 5 --variants shared-pull,staged > "$out/rsg_full.md" 2>&1
-echo "rsg full: exit $? ($(( $(date +%s) - start )) s so far)"
+echo "rsg full: exit $? ($(elapsed) s so far)"
 grep -E "^RSG|^largest|^staged layout|^GPU staged:|FAILED|^device:" "$out/rsg_full.md"
 grep -A 10 "^per category" "$out/rsg_full.md"
 grep -E "us per$|us per level" "$out/rsg_full.md"
@@ -67,4 +60,4 @@ for v in staged shared-pull; do
   [ -f "$out/ncu_$v.txt" ] && echo "ncu $v: $(grep -E "^ +Duration" "$out/ncu_$v.txt" | head -1 | tr -s ' ')," \
     "$(grep -E "Warp Cycles Per Issued Instruction" "$out/ncu_$v.txt" | head -1 | tr -s ' ')"
 done
-echo "total: $(( $(date +%s) - start )) s"
+echo "total: $(elapsed) s"

@@ -131,19 +131,7 @@ class cpu_mrr_store final : public mrr_store {
 
   mrr_snapshot snapshot() const override {
     mrr_snapshot out;
-    for (const auto& set : sets_) {
-      std::vector<std::uint32_t> members, roots;
-      for (const std::uint32_t m : set) {
-        members.push_back(member_vertex(m));
-        if (member_is_root(m)) roots.push_back(member_vertex(m));
-      }
-      std::sort(members.begin(), members.end());
-      std::sort(roots.begin(), roots.end());
-      out.members.members.insert(out.members.members.end(), members.begin(), members.end());
-      out.members.offsets.push_back(out.members.members.size());
-      out.roots.members.insert(out.roots.members.end(), roots.begin(), roots.end());
-      out.roots.offsets.push_back(out.roots.members.size());
-    }
+    for (const auto& set : sets_) out.append_set(set);
     out.flags = flags_;
     return out;
   }

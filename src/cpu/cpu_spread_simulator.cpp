@@ -204,13 +204,7 @@ cpu_spread_simulator::cpu_spread_simulator(const backend_config& config, const c
 std::vector<std::uint32_t> cpu_spread_simulator::simulate(std::span<const std::uint32_t> seeds,
                                                           std::uint64_t first_world, std::uint64_t count) {
   const std::uint32_t n = graph_.num_vertices;
-  std::vector<std::vector<std::uint32_t>> seeds_by_round(params_.rounds);
-  for (const std::uint32_t s : seeds) {
-    WF_EXPECTS(s < std::uint64_t{n} * params_.rounds, "seeds",
-               "seed " + std::to_string(s) + " is outside the graph (n * rounds = " +
-                   std::to_string(std::uint64_t{n} * params_.rounds) + ")");
-    seeds_by_round[member_round(s, n)].push_back(member_vertex(s, n));
-  }
+  const std::vector<std::vector<std::uint32_t>> round_seeds = seeds_by_round(seeds, n, params_.rounds);
   std::vector<std::uint32_t> spreads(count, 0);
   if (count == 0 || n == 0) return spreads;
   const forward_edge_rule rule{graph_.view(), params_.model, lt_before_.data(), ic_plan_.view()};
@@ -228,8 +222,8 @@ std::vector<std::uint32_t> cpu_spread_simulator::simulate(std::span<const std::u
       const std::uint64_t offset = static_cast<std::uint64_t>(b) * block;
       const auto here = static_cast<std::uint32_t>(std::min<std::uint64_t>(block, count - offset));
       std::uint32_t* out = spreads.data() + offset;
-      edges += fused ? fused->run(rule, params_.seed, params_.rounds, seeds_by_round, first_world + offset, here, out)
-                     : unfused->run(rule, params_.seed, params_.rounds, seeds_by_round, first_world + offset, here, out);
+      edges += fused ? fused->run(rule, params_.seed, params_.rounds, round_seeds, first_world + offset, here, out)
+                     : unfused->run(rule, params_.seed, params_.rounds, round_seeds, first_world + offset, here, out);
     }
   }
   edges_examined_ += edges;

@@ -6,9 +6,9 @@
 #include <limits>
 #include <string>
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include "cuda/bitmap_coverage_kernels.cuh"
+#include "cuda/greedy_steps.hpp"
+#include "cuda/top_k_sort_sum.hpp"
 
 namespace wildfire::cuda {
 namespace {
@@ -120,17 +120,13 @@ coverage_selection rr_bitmap::select(std::uint32_t k, bool want_bound) {
   std::size_t sort_bytes = 0;
   if (bound) {
     grow_buffer(sorted_counts_, *budget_, n, 0, stream_, "bitmap sorted counts");
-    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, sort_bytes, counts_.data(), sorted_counts_.data(),
-                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
+    sort_bytes = top_k_sort_scratch_bytes(counts_.data(), sorted_counts_.data(), n_, end_bit, stream_);
     grow_buffer(scratch_, *budget_, std::max<std::size_t>(sort_bytes, 1), 0, stream_, "CUB radix-sort scratch");
   }
   auto top_k_sum = [&](unsigned long long* out) {
     if (!bound) return;
-    std::size_t bytes = sort_bytes;
-    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), bytes, counts_.data(), sorted_counts_.data(),
-                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
-    kernels::bitmap::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_counts_.data(), top, out);
-    WF_CUDA_CHECK(cudaGetLastError());
+    top_k_sort_sum_async(scratch_.data(), sort_bytes, counts_.data(), sorted_counts_.data(), n_, end_bit, top, out,
+                         stream_);
   };
   for (std::uint64_t step = 0; step < wanted; ++step) {
     top_k_sum(top_sums + step);
@@ -151,25 +147,7 @@ coverage_selection rr_bitmap::select(std::uint32_t k, bool want_bound) {
                                 cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
-  // The same assembly as the flat greedy (max_coverage.cu): bound = min over steps of
-  // covered-so-far + top-k sum, then capped by the number of sets.
-  coverage_selection result;
-  result.optimum_upper_bound = std::numeric_limits<std::uint64_t>::max();
-  for (std::uint64_t step = 0; step < wanted; ++step) {
-    if (bound) {
-      result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * slots + step]);
-    }
-    const unsigned long long packed = host[step];
-    if (packed == 0) break;
-    result.seeds.push_back(static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL)));
-    result.marginal_coverage.push_back(host[slots + step]);
-    result.covered += host[slots + step];
-  }
-  if (bound) {
-    result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * slots + wanted]);
-  }
-  result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, num_sets_);
-  return result;
+  return assemble_selection(std::span<const unsigned long long>(host).first(3 * slots), wanted, bound, num_sets_);
 }
 
 std::uint64_t rr_bitmap::coverage(std::span<const std::uint32_t> seeds) {

@@ -5,19 +5,19 @@
 
 #include <cstdint>
 
-#include "cuda/grid_stride.cuh"
-
 #include "cuda/bitmap_coverage.hpp"
+#include "cuda/greedy_steps.hpp"
+#include "cuda/grid_stride.cuh"
+#include "cuda/warp_primitives.cuh"
 
 namespace wildfire::cuda::kernels::bitmap {
 
 inline constexpr unsigned block_threads = 256;
 
-
 /// Sum of `value` over the block's warps into *total (lane 0 of each warp adds).
 __device__ __forceinline__ void add_warp_sum(unsigned long long value, unsigned long long* total) {
-  for (unsigned delta = 16; delta > 0; delta >>= 1) value += __shfl_down_sync(0xffffffffU, value, delta);
-  if ((threadIdx.x & 31) == 0 && value != 0) atomicAdd(total, value);
+  const unsigned long long sum = warp_sum(value);
+  if ((threadIdx.x & 31) == 0 && sum != 0) atomicAdd(total, sum);
 }
 
 /// Warp per set: held set first_index + i gets bit (first_index + i) % 64 in its batch's word of
@@ -53,14 +53,10 @@ __global__ void argmax(const std::uint32_t* counts, const std::uint8_t* selected
   unsigned long long mine = 0;
   for (std::uint64_t v = grid_thread_id(); v < n; v += grid_thread_count()) {
     if (selected[v] != 0) continue;
-    const unsigned long long packed =
-        (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
+    const unsigned long long packed = argmax_key(counts[v], v);
     if (packed > mine) mine = packed;
   }
-  for (unsigned delta = 16; delta > 0; delta >>= 1) {
-    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
-    if (other > mine) mine = other;
-  }
+  mine = warp_max(mine);
   if ((threadIdx.x & 31) == 0 && mine != 0) atomicMax(best, mine);
 }
 
@@ -72,7 +68,7 @@ __global__ void cover(bitmap_view bm, std::uint64_t batches, const unsigned long
                       unsigned long long* num_touched, unsigned long long* gained) {
   const unsigned long long packed = *best;
   if (packed == 0) return;
-  const auto seed = static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL));
+  const std::uint32_t seed = argmax_key_vertex(packed);
   if (grid_thread_id() == 0) selected[seed] = 1;
   unsigned long long newly = 0;
   for (std::uint64_t b = grid_thread_id(); b < batches; b += grid_thread_count()) {
@@ -99,13 +95,6 @@ __global__ void uncount(bitmap_view bm, const std::uint32_t* touched, const unsi
     }
     if (drop != 0) counts[v] -= drop;
   }
-}
-
-/// sum of sorted_desc[0 .. k) into *sum (one block).
-__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
-  unsigned long long mine = 0;
-  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
-  add_warp_sum(mine, sum);
 }
 
 /// Thread per batch: counts the held sets holding at least one of the seeds.

@@ -115,13 +115,7 @@ class cuda_spread_simulator final : public spread_simulator {
   std::vector<std::uint32_t> simulate(std::span<const std::uint32_t> seeds, std::uint64_t first_world,
                                       std::uint64_t count) override {
     const std::uint32_t n = host_graph_.num_vertices;
-    std::vector<std::vector<std::uint32_t>> by_round(params_.rounds);
-    for (const std::uint32_t s : seeds) {
-      WF_EXPECTS(s < std::uint64_t{n} * params_.rounds, "seeds",
-                 "seed " + std::to_string(s) + " is outside the graph (n * rounds = " +
-                     std::to_string(std::uint64_t{n} * params_.rounds) + ")");
-      by_round[member_round(s, n)].push_back(member_vertex(s, n));
-    }
+    const std::vector<std::vector<std::uint32_t>> by_round = seeds_by_round(seeds, n, params_.rounds);
     std::vector<std::uint32_t> spreads(count, 0);
     if (count == 0 || n == 0) return spreads;
     // Seeds of every round, back to back on the device.

@@ -131,18 +131,12 @@ __global__ void __launch_bounds__(forward_block_threads) forward_light(graph_vie
       degree = g.out_offsets[v + 1] - begin;
       examined += degree;
     }
-    const std::uint64_t inclusive = warp_inclusive_sum(degree, lane);
-    const std::uint64_t exclusive = inclusive - degree;
-    const std::uint64_t total = __shfl_sync(forward_full_warp, inclusive, 31);
-    for (std::uint64_t base = 0; base < total; base += 32) {
-      const std::uint64_t f = base + lane;
-      const unsigned owner = warp_owner_of(inclusive, f);
+    warp_expand(degree, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
       const std::uint64_t owner_begin = __shfl_sync(forward_full_warp, begin, owner);
-      const std::uint64_t owner_exclusive = __shfl_sync(forward_full_warp, exclusive, owner);
       const std::uint64_t owner_group = __shfl_sync(forward_full_warp, group, owner);
       const unsigned long long owner_frontier = __shfl_sync(forward_full_warp, frontier, owner);
-      if (f < total) forward_edge<IsIc>(g, a, owner_group, owner_begin + (f - owner_exclusive), owner_frontier);
-    }
+      if (valid) forward_edge<IsIc>(g, a, owner_group, owner_begin + item, owner_frontier);
+    });
   }
   examined = warp_sum(examined);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string>
+#include <string_view>
 #include <utility>
 
 #include <cub/device/device_scan.cuh>
@@ -49,8 +49,10 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
              "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
   WF_EXPECTS(fused_colours_supported(colours), "--colours",
              "colours must be 8, 16 or a multiple of 32 between 32 and 1024");
+  // WF_FUSED_QUEUE=late (tests): flush only full buffers, so that the direct fallback runs.
   const char* queue_mode = std::getenv("WF_FUSED_QUEUE");
-  queue_mode_ = queue_mode != nullptr ? queue_mode : "buffered";
+  buffer_flush_ = queue_mode != nullptr && std::string_view(queue_mode) == "late" ? kernels::fused_buffer_capacity
+                                                                                   : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
   words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
   const std::uint64_t n = std::max<std::uint32_t>(graph.num_vertices, 1);
@@ -220,8 +222,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.blocks = params_.model == diffusion_model::ic ? blocks_ : ic_block_view{};
   a.rules = rules_.data();
   a.heavy = heavy_.data();
-  a.buffered = queue_mode_ != "direct";
-  a.buffer_flush = queue_mode_ == "late" ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
+  a.buffer_flush = buffer_flush_;
   const std::size_t setup_events = 3 * max_poll_levels;
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events], stream_));
   if (slots > 0) {

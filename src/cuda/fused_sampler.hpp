@@ -8,7 +8,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "cuda/bitmap_coverage.hpp"
@@ -55,9 +54,8 @@ class fused_sampler {
   /// not even one group fits.
   /// `blocks`: the graph's IC block plan on the device (device_graph::blocks), required under IC.
   /// The environment's WF_FUSED_GROUPS (a positive integer) caps the groups in flight, to measure
-  /// the trade between parallelism and the masks' cache footprint; WF_FUSED_QUEUE=direct queues
-  /// discovered slots straight into the next queue instead of through per-warp shared buffers
-  /// (=late: buffers flushed only when full, so that tests cover the direct fallback).
+  /// the trade between parallelism and the masks' cache footprint; WF_FUSED_QUEUE=late flushes
+  /// the per-warp queue buffers only when full, so that tests cover the direct fallback.
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
                 std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
@@ -106,7 +104,7 @@ class fused_sampler {
   std::uint32_t flat_groups_ = 1;  // groups per batch into a flat store
   unsigned light_grid_ = 0;        // persistent grids of the level kernels (blocks)
   unsigned heavy_grid_ = 0;
-  std::string queue_mode_;         // WF_FUSED_QUEUE: buffered (default), direct, late (tests)
+  unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   std::uint64_t tiles_ = 0;
   memory_budget* budget_;
   cudaStream_t stream_;

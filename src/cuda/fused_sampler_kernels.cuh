@@ -59,7 +59,6 @@ struct fused_args {
   ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
   const uint2* rules;             // per vertex: (class, block size), as ic_rule_of needs them
   const std::uint8_t* heavy;      // per vertex: 1 if its slots are expanded a block each
-  bool buffered;                  // IC kernels queue slots through per-warp shared buffers
   unsigned buffer_flush;          // fill from which a warp flushes its buffer (fused_buffer_flush)
 };
 
@@ -145,8 +144,8 @@ __global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* r
 inline constexpr unsigned fused_buffer_capacity = 256;
 inline constexpr unsigned fused_buffer_flush = 160;
 
-/// Where a warp queues the slots it discovers: straight into the next queue (buffer == nullptr),
-/// or into its shared-memory buffer, which flush_slots moves to the next queue with one counter
+/// Where a warp queues the slots it discovers: straight into the next queue (buffer == nullptr:
+/// the roots and LT), or into its shared-memory buffer (the IC kernels), which flush_slots moves to the next queue with one counter
 /// atomic per class and 32 slots. Discoveries happen deep in divergent code, where few lanes
 /// share a warp-aggregated atomic; dense levels queue hundreds of millions of slots through two
 /// counters. A full buffer falls back to the direct path.
@@ -360,7 +359,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   if (lane == 0) fills[threadIdx.x >> 5] = 0;
   __syncwarp();
-  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
+  const slot_sink sink{buffers[threadIdx.x >> 5], &fills[threadIdx.x >> 5]};
   std::uint64_t examined = 0;
   std::uint64_t all_items = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
@@ -383,13 +382,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       examined += rule.degree * popcount(frontier);  // edges examined: whole in-degree per colour
     }
     all_items += items;
-    const std::uint64_t inclusive = warp_inclusive_sum(items, lane);
-    const std::uint64_t exclusive = inclusive - items;
-    const std::uint64_t total = __shfl_sync(fused_full_warp, inclusive, 31);
-    for (std::uint64_t base = 0; base < total; base += 32) {
-      const std::uint64_t f = base + lane;
-      const unsigned owner = warp_owner_of(inclusive, f);
-      const std::uint64_t owner_exclusive = __shfl_sync(fused_full_warp, exclusive, owner);
+    warp_expand(items, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
       const ic_slot_rule owner_rule{__shfl_sync(fused_full_warp, rule.begin, owner),
                                     __shfl_sync(fused_full_warp, rule.degree, owner),
                                     __shfl_sync(fused_full_warp, rule.block, owner),
@@ -397,9 +390,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       const std::uint32_t owner_group = __shfl_sync(fused_full_warp, group, owner);
       const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
       const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
-      if (f < total) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, f - owner_exclusive);
+      if (valid) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, item);
       flush_slots(a, sink, lane, a.buffer_flush);
-    }
+    });
   }
   flush_slots(a, sink, lane, 1);
   // One atomic per warp and kernel (the grid is persistent), not per 32 slots.
@@ -420,7 +413,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
   const unsigned lane = threadIdx.x & 31;
   if (lane == 0) fills[threadIdx.x >> 5] = 0;
   __syncwarp();
-  const slot_sink sink{a.buffered ? buffers[threadIdx.x >> 5] : nullptr, &fills[threadIdx.x >> 5]};
+  const slot_sink sink{buffers[threadIdx.x >> 5], &fills[threadIdx.x >> 5]};
   const unsigned num_heavy = a.counts[1];
   std::uint64_t examined = 0;  // thread 0's, added once per block
   std::uint64_t all_items = 0;
@@ -511,11 +504,13 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 
-/// Extraction, pass 1: warp per (group, tile of 32 vertices); lane = vertex. For every colour,
-/// the ballot of its bit is the tile's slice of that RR set; its popcount goes to
-/// tile_counts[sample * tiles + tile] (the scan over these gives every member's position).
-template <class Word>
-__global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_t tiles, std::uint32_t* tile_counts) {
+/// The extraction's walk, whole warps: a warp per (group, tile of 32 vertices), lane = vertex v;
+/// for every colour of the group, calls visit(sample, tile, v, member), `sample` being the
+/// batch-local sample of the colour and `member` whether v is in its set. Every lane calls visit
+/// (with member false past the last vertex), so that visit may take ballots.
+template <class Word, class Visit>
+__device__ __forceinline__ void for_each_tile_colour(const graph_view& g, const fused_args<Word>& a, std::uint64_t tiles,
+                                                     Visit visit) {
   constexpr unsigned bits = sizeof(Word) * 8;
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
@@ -528,12 +523,21 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
     for (std::uint32_t w = 0; w < a.words; ++w) {
       const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
       const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
-      for (unsigned b = 0; b < in_word; ++b) {
-        const unsigned slice = __ballot_sync(fused_full_warp, ((word >> b) & 1U) != 0);
-        if (lane == 0) tile_counts[(group * a.colours + w * bits + b) * tiles + tile] = __popc(slice);
-      }
+      for (unsigned b = 0; b < in_word; ++b) visit(group * a.colours + w * bits + b, tile, v, ((word >> b) & 1U) != 0);
     }
   }
+}
+
+/// Extraction, pass 1: for every colour, the ballot of its bit over a tile is the tile's slice of
+/// that RR set; its popcount goes to tile_counts[sample * tiles + tile] (the scan over these gives
+/// every member's position).
+template <class Word>
+__global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_t tiles, std::uint32_t* tile_counts) {
+  const unsigned lane = threadIdx.x & 31;
+  for_each_tile_colour(g, a, tiles, [&](std::uint64_t sample, std::uint64_t tile, std::uint64_t, bool member) {
+    const unsigned slice = __ballot_sync(fused_full_warp, member);
+    if (lane == 0) tile_counts[sample * tiles + tile] = __popc(slice);
+  });
 }
 
 /// Extraction, pass 2: the same ballots; each member lane writes its vertex at the tile's scanned
@@ -541,29 +545,14 @@ __global__ void fused_count_tiles(graph_view g, fused_args<Word> a, std::uint64_
 template <class Word>
 __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint64_t tiles,
                                     const std::uint32_t* tile_positions, std::uint32_t* members_out) {
-  constexpr unsigned bits = sizeof(Word) * 8;
   const unsigned lane = threadIdx.x & 31;
-  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
-  const std::uint64_t work = static_cast<std::uint64_t>(a.num_groups) * tiles;
-  for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < work;
-       i += warps) {
-    const std::uint64_t group = i / tiles;
-    const std::uint64_t tile = i % tiles;
-    const std::uint64_t v = tile * 32 + lane;
-    for (std::uint32_t w = 0; w < a.words; ++w) {
-      const Word word = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
-      const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
-      for (unsigned b = 0; b < in_word; ++b) {
-        const bool member = ((word >> b) & 1U) != 0;
-        const unsigned slice = __ballot_sync(fused_full_warp, member);
-        const std::uint64_t sample = group * a.colours + w * bits + b;
-        if (member && sample < a.num_samples) {
-          members_out[tile_positions[sample * tiles + tile] + __popc(slice & ((1U << lane) - 1U))] =
-              static_cast<std::uint32_t>(v);
-        }
-      }
+  for_each_tile_colour(g, a, tiles, [&](std::uint64_t sample, std::uint64_t tile, std::uint64_t v, bool member) {
+    const unsigned slice = __ballot_sync(fused_full_warp, member);
+    if (member && sample < a.num_samples) {
+      members_out[tile_positions[sample * tiles + tile] + __popc(slice & ((1U << lane) - 1U))] =
+          static_cast<std::uint32_t>(v);
     }
-  }
+  });
 }
 
 /// Bitmap extraction: thread per (group, vertex, word) slot. The word's bit j is batch-local

@@ -9,11 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "cuda/greedy_steps.hpp"
 #include "cuda/max_coverage_kernels.cuh"
 #include "cuda/resident_grid.hpp"
+#include "cuda/top_k_sort_sum.hpp"
 
 namespace wildfire::cuda {
 namespace {
@@ -201,8 +202,7 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   std::size_t sort_bytes = 0;
   const bool small = n_ <= kernels::top_k_small_limit;
   if (bound && !small) {
-    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, sort_bytes, counts_.data(), sorted_counts_.data(),
-                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
+    sort_bytes = top_k_sort_scratch_bytes(counts_.data(), sorted_counts_.data(), n_, end_bit, stream_);
     grow_buffer(scratch_, *budget_, std::max<std::size_t>(sort_bytes, 1), 0, stream_, "CUB radix-sort scratch");
   }
   // OPIM-C's bound at step i needs the sum of the k largest marginals: a one-block radix select
@@ -215,11 +215,8 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
       WF_CUDA_CHECK(cudaGetLastError());
       return;
     }
-    std::size_t bytes = sort_bytes;
-    WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), bytes, counts_.data(), sorted_counts_.data(),
-                                                           static_cast<std::int64_t>(n_), 0, end_bit, stream_));
-    kernels::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_counts_.data(), top, out);
-    WF_CUDA_CHECK(cudaGetLastError());
+    top_k_sort_sum_async(scratch_.data(), sort_bytes, counts_.data(), sorted_counts_.data(), n_, end_bit, top, out,
+                         stream_);
   };
   for (std::uint64_t step = 0; step < wanted; ++step) {
     top_k_sum(top_sums + step);
@@ -241,25 +238,7 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
                                 cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
 
-  coverage_selection result;
-  result.optimum_upper_bound = std::numeric_limits<std::uint64_t>::max();
-  for (std::uint64_t step = 0; step < wanted; ++step) {
-    if (bound) {
-      result.optimum_upper_bound =
-          std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + step]);
-    }
-    const unsigned long long packed = host[step];
-    if (packed == 0) break;
-    result.seeds.push_back(static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL)));
-    result.marginal_coverage.push_back(host[(wanted + 1) + step]);
-    result.covered += host[(wanted + 1) + step];
-  }
-  if (bound) {
-    result.optimum_upper_bound =
-        std::min<std::uint64_t>(result.optimum_upper_bound, result.covered + host[2 * (wanted + 1) + wanted]);
-  }
-  result.optimum_upper_bound = std::min<std::uint64_t>(result.optimum_upper_bound, store.num_sets());
-  return result;
+  return assemble_selection(host, wanted, bound, store.num_sets());
 }
 
 std::uint64_t device_max_coverage::coverage(const rr_store& store, std::span<const std::uint32_t> seeds) {

@@ -6,18 +6,17 @@
 
 #include <cstdint>
 
+#include "cuda/greedy_steps.hpp"
+#include "cuda/grid_stride.cuh"
+#include "cuda/warp_primitives.cuh"
+
 namespace wildfire::cuda::kernels {
 
 inline constexpr unsigned cover_block_threads = 256;
 
-__device__ __forceinline__ std::uint64_t first_thread() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ std::uint64_t grid_threads() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
-
 /// counts[v] += 1 for every member (each set holds a vertex at most once).
 __global__ void count_members(const std::uint32_t* members, std::uint64_t num_members, std::uint32_t* counts) {
-  for (std::uint64_t i = first_thread(); i < num_members; i += grid_threads()) atomicAdd(counts + members[i], 1U);
+  for (std::uint64_t i = grid_thread_id(); i < num_members; i += grid_thread_count()) atomicAdd(counts + members[i], 1U);
 }
 
 /// Warp per set of sets[first_set, first_set + num_sets) of the store: appends the set's id to
@@ -26,7 +25,7 @@ __global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t*
                               std::uint64_t num_sets, const std::uint64_t* index_offsets, std::uint32_t* cursor,
                               std::uint32_t* index_sets) {
   const unsigned lane = threadIdx.x & 31;
-  for (std::uint64_t i = first_thread() >> 5; i < num_sets; i += grid_threads() >> 5) {
+  for (std::uint64_t i = grid_thread_id() >> 5; i < num_sets; i += grid_thread_count() >> 5) {
     const std::uint64_t s = first_set + i;
     for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) {
       const std::uint32_t v = members[j];
@@ -56,7 +55,7 @@ __global__ void close_offsets(const std::uint32_t* counts, std::uint32_t n, std:
 
 /// total[v] += part[v].
 __global__ void add_counts(const std::uint32_t* part, std::uint32_t n, std::uint32_t* total) {
-  for (std::uint64_t v = first_thread(); v < n; v += grid_threads()) total[v] += part[v];
+  for (std::uint64_t v = grid_thread_id(); v < n; v += grid_thread_count()) total[v] += part[v];
 }
 
 /// The segments of the vertex-to-sets index, passed by value to each cover step.
@@ -69,10 +68,7 @@ struct index_segments {
 
 /// Maximum of `mine` over the block (valid in thread 0); `scratch` holds blockDim.x / 32 entries.
 __device__ __forceinline__ unsigned long long block_max(unsigned long long mine, unsigned long long* scratch) {
-  for (unsigned delta = 16; delta > 0; delta >>= 1) {
-    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
-    if (other > mine) mine = other;
-  }
+  mine = warp_max(mine);
   if ((threadIdx.x & 31) == 0) scratch[threadIdx.x >> 5] = mine;
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -89,10 +85,9 @@ __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* se
                              const std::uint32_t* round_used, std::uint32_t per_round, std::uint32_t k,
                              unsigned long long* best) {
   unsigned long long mine = 0;
-  for (std::uint64_t v = first_thread(); v < n; v += grid_threads()) {
+  for (std::uint64_t v = grid_thread_id(); v < n; v += grid_thread_count()) {
     if (selected[v] == 0 && round_used[static_cast<std::uint32_t>(v) / per_round] < k) {
-      const unsigned long long packed =
-          (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
+      const unsigned long long packed = argmax_key(counts[v], v);
       if (packed > mine) mine = packed;
     }
   }
@@ -105,7 +100,7 @@ __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* se
 
 __device__ __forceinline__ bool decode_best(unsigned long long packed, std::uint32_t& v) {
   if (packed == 0) return false;
-  v = static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL));
+  v = argmax_key_vertex(packed);
   return true;
 }
 
@@ -118,7 +113,7 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
                            unsigned long long* gained) {
   std::uint32_t v = 0;
   if (!decode_best(*best, v)) return;
-  if (first_thread() == 0) {
+  if (grid_thread_id() == 0) {
     selected[v] = 1;
     ++round_used[v / per_round];
   }
@@ -128,7 +123,7 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
     const std::uint64_t begin = index.offsets[seg][v];
     const std::uint64_t end = index.offsets[seg][v + 1];
     const std::uint32_t* sets = index.sets[seg];
-    for (std::uint64_t i = begin + (first_thread() >> 5); i < end; i += grid_threads() >> 5) {
+    for (std::uint64_t i = begin + (grid_thread_id() >> 5); i < end; i += grid_thread_count() >> 5) {
       const std::uint32_t s = sets[i];
       // A set occurs once in v's lists (segments hold disjoint sets), so no other warp of this
       // step touches covered[s].
@@ -143,14 +138,6 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
     }
   }
   if (lane == 0 && newly != 0) atomicAdd(gained, newly);
-}
-
-/// sum of sorted_desc[0 .. k) into *sum (one block).
-__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
-  unsigned long long mine = 0;
-  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
-  for (unsigned delta = 16; delta > 0; delta >>= 1) mine += __shfl_down_sync(0xffffffffU, mine, delta);
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(sum, mine);
 }
 
 /// Threads of top_k_sum_small (one block).
@@ -213,7 +200,7 @@ __global__ void __launch_bounds__(top_k_threads) top_k_sum_small(const std::uint
     const std::uint32_t x = counts[i];
     if (x > prefix) mine += x;
   }
-  for (unsigned delta = 16; delta > 0; delta >>= 1) mine += __shfl_down_sync(0xffffffffU, mine, delta);
+  mine = warp_sum(mine);
   if (lane == 0) partial[threadIdx.x >> 5] = mine;
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -228,7 +215,7 @@ __global__ void count_covered_sets(const std::uint64_t* offsets, const std::uint
                                    const std::uint8_t* is_seed, unsigned long long* covered) {
   const unsigned lane = threadIdx.x & 31;
   unsigned long long mine = 0;
-  for (std::uint64_t s = first_thread() >> 5; s < num_sets; s += grid_threads() >> 5) {
+  for (std::uint64_t s = grid_thread_id() >> 5; s < num_sets; s += grid_thread_count() >> 5) {
     bool hit = false;
     const std::uint64_t end = offsets[s + 1];
     for (std::uint64_t base = offsets[s]; base < end && !hit; base += 32) {

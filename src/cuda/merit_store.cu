@@ -272,18 +272,9 @@ class gpu_mrr_store final : public mrr_store {
     for (std::uint64_t s = 0; s < size_; ++s) {
       const std::uint64_t b = s % num_segments_, j = s / num_segments_;
       const std::uint64_t at = b * slots_ + j;
-      std::vector<std::uint32_t> members, roots;
-      for (std::uint64_t i = 0; i < lens[at]; ++i) {
-        const std::uint32_t m = mrr[b * cap_ + (starts[at] + i) % cap_];
-        members.push_back(member_vertex(m));
-        if (member_is_root(m)) roots.push_back(member_vertex(m));
-      }
-      std::sort(members.begin(), members.end());
-      std::sort(roots.begin(), roots.end());
-      out.members.members.insert(out.members.members.end(), members.begin(), members.end());
-      out.members.offsets.push_back(out.members.members.size());
-      out.roots.members.insert(out.roots.members.end(), roots.begin(), roots.end());
-      out.roots.offsets.push_back(out.roots.members.size());
+      std::vector<std::uint32_t> encoded;
+      for (std::uint64_t i = 0; i < lens[at]; ++i) encoded.push_back(mrr[b * cap_ + (starts[at] + i) % cap_]);
+      out.append_set(encoded);
       out.flags.push_back(flags[at]);
     }
     return out;

@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <bit>
 
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "cuda/greedy_steps.hpp"
 #include "cuda/streamed_coverage_kernels.cuh"
+#include "cuda/top_k_sort_sum.hpp"
 
 namespace wildfire::cuda {
 namespace {
@@ -39,23 +40,18 @@ std::uint32_t streamed_coverage::argmax(const std::uint32_t* counts) {
   unsigned long long packed = 0;
   WF_CUDA_CHECK(cudaMemcpyAsync(&packed, result_.data(), sizeof(packed), cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  return static_cast<std::uint32_t>(0xffffffffULL - (packed & 0xffffffffULL));
+  return argmax_key_vertex(packed);
 }
 
 std::uint64_t streamed_coverage::top_sum(const std::uint32_t* counts, std::uint32_t k, std::uint64_t num_sets) {
   if (n_ == 0) return 0;
   grow_buffer(sorted_, *budget_, n_, 0, stream_, "sorted coverage counts");
   const int end_bit = std::max(1, static_cast<int>(std::bit_width(num_sets)));
-  std::size_t bytes = 0;
-  WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, bytes, counts, sorted_.data(),
-                                                         static_cast<std::int64_t>(n_), 0, end_bit, stream_));
+  const std::size_t bytes = top_k_sort_scratch_bytes(counts, sorted_.data(), n_, end_bit, stream_);
   grow_buffer(scratch_, *budget_, std::max<std::size_t>(bytes, 1), 0, stream_, "CUB radix-sort scratch");
-  WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), bytes, counts, sorted_.data(),
-                                                         static_cast<std::int64_t>(n_), 0, end_bit, stream_));
   WF_CUDA_CHECK(cudaMemsetAsync(result_.data() + 1, 0, sizeof(unsigned long long), stream_));
-  kernels::streamed::sum_prefix<<<1, 1024, 0, stream_>>>(sorted_.data(), std::min<std::uint64_t>(k, n_),
-                                                         result_.data() + 1);
-  WF_CUDA_CHECK(cudaGetLastError());
+  top_k_sort_sum_async(scratch_.data(), bytes, counts, sorted_.data(), n_, end_bit, std::min<std::uint64_t>(k, n_),
+                       result_.data() + 1, stream_);
   unsigned long long sum = 0;
   WF_CUDA_CHECK(cudaMemcpyAsync(&sum, result_.data() + 1, sizeof(sum), cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));

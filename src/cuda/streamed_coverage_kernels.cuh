@@ -5,12 +5,13 @@
 
 #include <cstdint>
 
+#include "cuda/greedy_steps.hpp"
 #include "cuda/grid_stride.cuh"
+#include "cuda/warp_primitives.cuh"
 
 namespace wildfire::cuda::kernels::streamed {
 
 inline constexpr unsigned block_threads = 256;
-
 
 /// counts[v] += 1 for every member (a set holds a vertex at most once).
 __global__ void add_counts(const std::uint32_t* members, std::uint64_t num_members, std::uint32_t* counts) {
@@ -21,23 +22,11 @@ __global__ void add_counts(const std::uint32_t* members, std::uint64_t num_membe
 __global__ void argmax(const std::uint32_t* counts, std::uint32_t n, unsigned long long* best) {
   unsigned long long mine = 0;
   for (std::uint64_t v = grid_thread_id(); v < n; v += grid_thread_count()) {
-    const unsigned long long packed =
-        (static_cast<unsigned long long>(counts[v]) << 32) | (0xffffffffULL - static_cast<unsigned long long>(v));
+    const unsigned long long packed = argmax_key(counts[v], v);
     if (packed > mine) mine = packed;
   }
-  for (unsigned delta = 16; delta > 0; delta >>= 1) {
-    const unsigned long long other = __shfl_down_sync(0xffffffffU, mine, delta);
-    if (other > mine) mine = other;
-  }
+  mine = warp_max(mine);
   if ((threadIdx.x & 31) == 0 && mine != 0) atomicMax(best, mine);
-}
-
-/// sum of sorted_desc[0 .. k) into *sum (one block).
-__global__ void sum_prefix(const std::uint32_t* sorted_desc, std::uint64_t k, unsigned long long* sum) {
-  unsigned long long mine = 0;
-  for (std::uint64_t i = threadIdx.x; i < k; i += blockDim.x) mine += sorted_desc[i];
-  for (unsigned delta = 16; delta > 0; delta >>= 1) mine += __shfl_down_sync(0xffffffffU, mine, delta);
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(sum, mine);
 }
 
 /// Thread per set: kept[i] = 0 when sorted set i holds `seed` (binary search), else its size;

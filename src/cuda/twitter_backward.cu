@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/event_stopwatch.hpp"
 #include "cuda/resident_grid.hpp"
 #include "cuda/twitter_backward_kernels.cuh"
 #include "cuda/twitter_pull_kernels.cuh"
@@ -541,20 +542,12 @@ double measure_copy_bandwidth(std::uint64_t bytes) {
   a.allocate(bytes);
   b.allocate(bytes);
   WF_CUDA_CHECK(cudaMemset(a.ptr, 1, bytes));
-  cudaEvent_t start = nullptr, stop = nullptr;
-  WF_CUDA_CHECK(cudaEventCreate(&start));
-  WF_CUDA_CHECK(cudaEventCreate(&stop));
+  event_stopwatch stopwatch;
   WF_CUDA_CHECK(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice));  // warm-up
   constexpr int reps = 10;
-  WF_CUDA_CHECK(cudaEventRecord(start));
+  stopwatch.start();
   for (int r = 0; r < reps; ++r) WF_CUDA_CHECK(cudaMemcpy(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice));
-  WF_CUDA_CHECK(cudaEventRecord(stop));
-  WF_CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0.0f;
-  WF_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return 2.0 * static_cast<double>(bytes) * reps / (ms / 1000.0);
+  return 2.0 * static_cast<double>(bytes) * reps / stopwatch.stop_seconds();
 }
 
 }  // namespace wildfire::cuda

@@ -97,6 +97,41 @@ __device__ __forceinline__ void initial_frontier(const backward_view& v, graph_r
   __syncthreads();
 }
 
+/// A queue kernel's graph: its id and range, its in-degrees (in `s_dynamic`, shared memory, when
+/// Shared) and its queue (its own node range of the global scratch).
+struct queue_graph {
+  std::uint32_t t;
+  graph_range g;
+  std::uint32_t* indeg;
+  std::uint32_t* queue;
+};
+
+/// The queue kernels' start on graph t: empties the queue, counts the in-degrees and enqueues the
+/// initial sources. Ends with a barrier.
+template <bool Shared>
+__device__ __forceinline__ queue_graph open_queue(const backward_view& v, std::uint32_t t, std::uint32_t* s_dynamic,
+                                                  std::uint32_t* s_head, std::uint32_t* s_tail) {
+  const graph_range g = graph_of(v, t);
+  const queue_graph q{t, g, Shared ? s_dynamic : v.indegree + g.lo, v.queue + g.lo};
+  if (threadIdx.x == 0) *s_head = *s_tail = 0;
+  count_indegrees(v, g, q.indeg);
+  initial_frontier<Shared>(v, g, q.indeg, q.queue, s_tail);
+  return q;
+}
+
+/// Block-wide, before each level of a queue kernel: the level is the queue's entries [head, tail)
+/// enqueued by the previous one; false (in every thread) when it is empty.
+__device__ __forceinline__ bool next_level(std::uint32_t* s_head, const std::uint32_t* s_tail, std::uint32_t& head,
+                                           std::uint32_t& tail) {
+  __syncthreads();  // the previous level's enqueues are complete and visible
+  head = *s_head;
+  tail = *s_tail;
+  if (head == tail) return false;
+  __syncthreads();  // every thread has read head and tail before thread 0 moves head
+  if (threadIdx.x == 0) *s_head = tail;
+  return true;
+}
+
 /// Queue per graph with GroupSize threads per frontier node (thesis "AQ", sec. 6.3.2; 8 groups of
 /// 32 for Medium graphs, sec. 7.2.6). One block per listed graph; the in-degrees live in shared
 /// memory (n * 4 bytes of dynamic shared memory) when Shared.
@@ -105,21 +140,11 @@ __global__ void backward_queue_grouped(backward_view v, const std::uint32_t* gra
   extern __shared__ std::uint32_t s_dynamic[];
   __shared__ std::uint32_t s_head, s_tail, s_counter;
   for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
-    const std::uint32_t t = graphs[k];
-    const graph_range g = graph_of(v, t);
-    std::uint32_t* indeg = Shared ? s_dynamic : v.indegree + g.lo;
-    std::uint32_t* queue = v.queue + g.lo;
-    if (threadIdx.x == 0) s_head = s_tail = 0;
-    count_indegrees(v, g, indeg);
-    initial_frontier<Shared>(v, g, indeg, queue, &s_tail);
+    const auto [t, g, indeg, queue] = open_queue<Shared>(v, graphs[k], s_dynamic, &s_head, &s_tail);
     const std::uint32_t group = threadIdx.x / GroupSize, lane = threadIdx.x % GroupSize;
     const std::uint32_t num_groups = blockDim.x / GroupSize;
-    for (;;) {
-      __syncthreads();  // the previous level's enqueues are complete and visible
-      const std::uint32_t head = s_head, tail = s_tail;
-      if (head == tail) break;
-      __syncthreads();  // every thread has read head and tail before thread 0 moves head
-      if (threadIdx.x == 0) s_head = tail;
+    std::uint32_t head = 0, tail = 0;
+    while (next_level(&s_head, &s_tail, head, tail)) {
       for (std::uint32_t q = head + group; q < tail; q += num_groups) {
         const std::uint32_t u = __ldcg(queue + q);
         const std::uint64_t b = v.rows[g.lo + u], e = v.rows[g.lo + u + 1];
@@ -152,19 +177,9 @@ __global__ void __launch_bounds__(BlockSize)
   __shared__ double s_share[BlockSize];
   __shared__ std::uint32_t s_head, s_tail, s_counter;
   for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {
-    const std::uint32_t t = graphs[k];
-    const graph_range g = graph_of(v, t);
-    std::uint32_t* indeg = Shared ? s_dynamic : v.indegree + g.lo;
-    std::uint32_t* queue = v.queue + g.lo;
-    if (threadIdx.x == 0) s_head = s_tail = 0;
-    count_indegrees(v, g, indeg);
-    initial_frontier<Shared>(v, g, indeg, queue, &s_tail);
-    for (;;) {
-      __syncthreads();
-      const std::uint32_t head = s_head, tail = s_tail;
-      if (head == tail) break;
-      __syncthreads();
-      if (threadIdx.x == 0) s_head = tail;
+    const auto [t, g, indeg, queue] = open_queue<Shared>(v, graphs[k], s_dynamic, &s_head, &s_tail);
+    std::uint32_t head = 0, tail = 0;
+    while (next_level(&s_head, &s_tail, head, tail)) {
       for (std::uint32_t c0 = head; c0 < tail; c0 += BlockSize) {
         const std::uint32_t count = min(static_cast<std::uint32_t>(BlockSize), tail - c0);
         unsigned long long degree = 0;
@@ -370,12 +385,8 @@ __global__ void __launch_bounds__(Block)
         if (s_indeg[i] == 0) s_queue[atomicAdd(&s_tail, 1u)] = i;
       }
       // Kahn inside the chunk, a warp per frontier node; levels separated by block barriers.
-      for (;;) {
-        __syncthreads();
-        const std::uint32_t head = s_head, tail = s_tail;
-        if (head == tail) break;
-        __syncthreads();
-        if (threadIdx.x == 0) s_head = tail;
+      std::uint32_t head = 0, tail = 0;
+      while (next_level(&s_head, &s_tail, head, tail)) {
         for (std::uint32_t q = head + warp; q < tail; q += warps) {
           const std::uint32_t u = s_queue[q];
           if (s_degree[u] == 0) continue;

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/event_stopwatch.hpp"
 #include "cuda/twitter_forward_kernels.cuh"
 #include "wildfire/error.hpp"
 
@@ -49,10 +50,8 @@ twitter_forward_output twitter_forward_candidates(const twitter_forward_input& i
   buffer<std::uint32_t> d_counts(num_nodes + 1);
   buffer<std::uint64_t> d_offsets(num_nodes + 1);
   WF_CUDA_CHECK(cudaMemset(d_counts.ptr, 0, (num_nodes + 1) * sizeof(std::uint32_t)));
-  cudaEvent_t start = nullptr, stop = nullptr;
-  WF_CUDA_CHECK(cudaEventCreate(&start));
-  WF_CUDA_CHECK(cudaEventCreate(&stop));
-  WF_CUDA_CHECK(cudaEventRecord(start));
+  event_stopwatch stopwatch;
+  stopwatch.start();
   // One warp per participant, grid-stride beyond a million blocks.
   const auto blocks = static_cast<unsigned>(std::min<std::uint64_t>((num_nodes * 32 + 255) / 256 + 1, 1u << 20));
   twitter_kernels::forward_candidates<false><<<blocks, 256>>>(view, num_nodes, d_counts.ptr, nullptr, nullptr);
@@ -72,17 +71,12 @@ twitter_forward_output twitter_forward_candidates(const twitter_forward_input& i
         view, num_tweets, d_offsets.ptr, d_candidates.ptr, d_reach.ptr);
     WF_CUDA_CHECK(cudaGetLastError());
   }
-  WF_CUDA_CHECK(cudaEventRecord(stop));
-  WF_CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0.0f;
-  WF_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  const double device_seconds = stopwatch.stop_seconds();
   twitter_forward_output out;
   out.offsets = download(d_offsets, num_nodes + 1);
   out.candidates = download(d_candidates, num_candidates);
   out.reach = download(d_reach, num_nodes);
-  out.device_seconds = ms / 1000.0;
+  out.device_seconds = device_seconds;
   return out;
 }
 

@@ -1,5 +1,6 @@
-// Warp-level building blocks shared by the traversal kernels (RR sampling, fused sampling,
-// forward simulation): the load-balanced expansion of 32 adjacency ranges over the lanes.
+// Warp-level building blocks shared by the kernels: the load-balanced expansion of 32 adjacency
+// ranges over the lanes (RR sampling, fused sampling, forward simulation) and the warp reductions
+// (sums, the greedy's argmax).
 #pragma once
 
 #include <cstdint>
@@ -29,9 +30,35 @@ __device__ __forceinline__ unsigned warp_owner_of(std::uint64_t inclusive, std::
   return owner;
 }
 
+/// Spreads the concatenation of the lanes' `count` items over the warp, 32 items a round: each
+/// round calls round(owner, item, valid) on every lane, where the lane's item of the round is item
+/// `item` of lane `owner`'s items (meaningful only when `valid`: the last round may be partial).
+/// Every lane of the warp must call it; `round` may shuffle (from `owner`) and flush.
+template <class Round>
+__device__ __forceinline__ void warp_expand(std::uint64_t count, unsigned lane, Round round) {
+  const std::uint64_t inclusive = warp_inclusive_sum(count, lane);
+  const std::uint64_t exclusive = inclusive - count;
+  const std::uint64_t total = __shfl_sync(warp_full_mask, inclusive, 31);
+  for (std::uint64_t base = 0; base < total; base += 32) {
+    const std::uint64_t f = base + lane;
+    const unsigned owner = warp_owner_of(inclusive, f);
+    const std::uint64_t owner_exclusive = __shfl_sync(warp_full_mask, exclusive, owner);
+    round(owner, f - owner_exclusive, f < total);
+  }
+}
+
 /// Sum of `value` over the warp; the result is valid in lane 0.
 __device__ __forceinline__ std::uint64_t warp_sum(std::uint64_t value) {
   for (unsigned delta = 16; delta > 0; delta >>= 1) value += __shfl_down_sync(warp_full_mask, value, delta);
+  return value;
+}
+
+/// Maximum of `value` over the warp; the result is valid in lane 0.
+__device__ __forceinline__ unsigned long long warp_max(unsigned long long value) {
+  for (unsigned delta = 16; delta > 0; delta >>= 1) {
+    const unsigned long long other = __shfl_down_sync(warp_full_mask, value, delta);
+    if (other > value) value = other;
+  }
   return value;
 }
 

@@ -2,9 +2,11 @@
 #include "wildfire/sampling/spread_simulator.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "cpu/cpu_spread_simulator.hpp"
 #include "wildfire/error.hpp"
+#include "wildfire/sampling/multi_round.hpp"
 
 #if defined(WF_HAVE_CUDA) && __has_include("cuda/cuda_spread_simulator.hpp")
 #include "cuda/cuda_spread_simulator.hpp"
@@ -12,6 +14,18 @@
 #endif
 
 namespace wildfire {
+
+std::vector<std::vector<std::uint32_t>> seeds_by_round(std::span<const std::uint32_t> seeds, std::uint32_t n,
+                                                       std::uint32_t rounds) {
+  std::vector<std::vector<std::uint32_t>> by_round(rounds);
+  for (const std::uint32_t s : seeds) {
+    WF_EXPECTS(s < std::uint64_t{n} * rounds, "seeds",
+               "seed " + std::to_string(s) + " is outside the graph (n * rounds = " +
+                   std::to_string(std::uint64_t{n} * rounds) + ")");
+    by_round[member_round(s, n)].push_back(member_vertex(s, n));
+  }
+  return by_round;
+}
 
 spread_estimate summarize_spreads(std::span<const std::uint32_t> spreads) {
   spread_estimate result;

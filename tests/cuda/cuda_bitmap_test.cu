@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/selection_checks.hpp"
 #include "wildfire/algorithms/imm.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/error.hpp"
@@ -22,12 +24,8 @@
 namespace wildfire {
 namespace {
 
-void expect_same_selection(const coverage_selection& got, const coverage_selection& want, const std::string& where) {
-  EXPECT_EQ(got.seeds, want.seeds) << where;
-  EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << where;
-  EXPECT_EQ(got.covered, want.covered) << where;
-  EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << where;
-}
+using test::cpu_greedy;
+using test::expect_same_selection;
 
 /// Requests of awkward sizes (not multiples of 64 or of the colours) with gaps between the ids.
 struct request {
@@ -52,10 +50,7 @@ void expect_bitmap_equals_cpu(const csr_graph& g, traversal_kind traversal, std:
                               const std::string& name) {
   sampling_params params;
   params.seed = 77;
-  backend_config config;
-  config.device = device_kind::gpu;
-  config.traversal = traversal;
-  config.colours = colours;
+  const backend_config config = test::gpu_config(traversal, colours);
   const std::string where = name + ", " + std::string(to_string(traversal)) + ", " + std::to_string(colours) + " colours";
   auto bitmap = cuda::make_cuda_rr_collection(config, g, params, cuda::rr_representation::bitmap);
   auto flat = cuda::make_cuda_rr_collection(config, g, params, cuda::rr_representation::flat);
@@ -81,10 +76,7 @@ void expect_bitmap_equals_cpu(const csr_graph& g, traversal_kind traversal, std:
     ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end())) << where << ", set " << 70 + s;
   }
   for (const std::uint32_t k : {1U, 7U, 50U}) {
-    max_coverage_options options;
-    options.k = k;
-    options.universe = g.num_vertices;
-    const coverage_selection cpu = greedy_max_coverage(rr_sets_view{want.offsets, want.members}, options);
+    const coverage_selection cpu = cpu_greedy(want, g.num_vertices, k);
     const std::string at = where + ", k = " + std::to_string(k);
     const coverage_selection got_selection = bitmap->select(k, true);
     expect_same_selection(got_selection, cpu, at);
@@ -99,11 +91,8 @@ void expect_bitmap_equals_cpu(const csr_graph& g, traversal_kind traversal, std:
   // More seeds than the universe holds (every vertex is picked, the rest with gain 0): only on
   // small graphs.
   if (g.num_vertices <= 64) {
-    max_coverage_options options;
-    options.k = g.num_vertices + 3;
-    options.universe = g.num_vertices;
-    expect_same_selection(bitmap->select(g.num_vertices + 3, true),
-                          greedy_max_coverage(rr_sets_view{want.offsets, want.members}, options), where + ", k > n");
+    expect_same_selection(bitmap->select(g.num_vertices + 3, true), cpu_greedy(want, g.num_vertices, g.num_vertices + 3),
+                          where + ", k > n");
   }
   // clear() empties the bitmap; new sets start at held index 0 again.
   bitmap->clear();
@@ -146,20 +135,14 @@ TEST(CudaBitmap, LtSetsOnTheWarpPath) {
   sampling_params params;
   params.model = diffusion_model::lt;
   params.seed = 5;
-  backend_config config;
-  config.device = device_kind::gpu;
-  auto bitmap = cuda::make_cuda_rr_collection(config, g, params, cuda::rr_representation::bitmap);
+  auto bitmap = cuda::make_cuda_rr_collection(test::gpu_config(), g, params, cuda::rr_representation::bitmap);
   bitmap->generate(0, 1000);
   const rr_sets want = reference::sample_rr_sets(g, params, 0, 1000);
   const rr_sets got = bitmap->copy_sets(0, 1000);
   EXPECT_EQ(got.offsets, want.offsets);
   EXPECT_TRUE(got.members == want.members);
   EXPECT_EQ(bitmap->stats().traversal, "warp");
-  max_coverage_options options;
-  options.k = 20;
-  options.universe = g.num_vertices;
-  expect_same_selection(bitmap->select(20, true), greedy_max_coverage(rr_sets_view{want.offsets, want.members}, options),
-                        "LT");
+  expect_same_selection(bitmap->select(20, true), cpu_greedy(want, g.num_vertices, 20), "LT");
 }
 
 // Automatic: the pilot's mean set decides. Dense sets (mean >= n / 64) move to the bitmap, with
@@ -168,8 +151,7 @@ TEST(CudaBitmap, AutomaticChoiceFollowsTheMeanSetSize) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   sampling_params params;
   params.seed = 12;
-  backend_config config;
-  config.device = device_kind::gpu;
+  const backend_config config = test::gpu_config();
   const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
   auto gpu = cuda::make_cuda_rr_collection(config, dense, params);
   gpu->generate(0, 700);
@@ -181,11 +163,7 @@ TEST(CudaBitmap, AutomaticChoiceFollowsTheMeanSetSize) {
   const rr_sets got = gpu->copy_sets(0, 1000);
   EXPECT_EQ(got.offsets, want.offsets);
   EXPECT_TRUE(got.members == want.members);
-  max_coverage_options options;
-  options.k = 50;
-  options.universe = dense.num_vertices;
-  expect_same_selection(gpu->select(50, true), greedy_max_coverage(rr_sets_view{want.offsets, want.members}, options),
-                        "automatic, dense");
+  expect_same_selection(gpu->select(50, true), cpu_greedy(want, dense.num_vertices, 50), "automatic, dense");
 
   const csr_graph sparse = test::hub_graph(3000, false);
   auto flat = cuda::make_cuda_rr_collection(config, sparse, params);
@@ -210,9 +188,7 @@ TEST(CudaBitmap, ImmEqualsCpu) {
     cpu_config.num_threads = 2;
     auto cpu = make_rr_collection(cpu_config, g, params);
     const imm_result want = run_imm(*cpu, g.num_vertices, options);
-    backend_config gpu_config;
-    gpu_config.device = device_kind::gpu;
-    auto gpu = cuda::make_cuda_rr_collection(gpu_config, g, params, cuda::rr_representation::bitmap);
+    auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(), g, params, cuda::rr_representation::bitmap);
     const imm_result got = run_imm(*gpu, g.num_vertices, options);
     const std::string where = reuse ? "reuse" : "fresh";
     EXPECT_EQ(got.theta, want.theta) << where;

@@ -11,8 +11,10 @@
 
 #include "cuda/cuda_rr_collection.hpp"
 #include "cuda/cuda_spread_simulator.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/rr_set_checks.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/sampling/multi_round.hpp"
 #include "wildfire/sampling/spread_simulator.hpp"
@@ -26,22 +28,14 @@ void expect_sets_equal(const csr_graph& g, traversal_kind traversal, std::uint32
   params.seed = 555;
   params.rounds = rounds;
   params.mean_roots = mean_roots;
-  backend_config config;
-  config.device = device_kind::gpu;
-  config.traversal = traversal;
-  config.colours = colours;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(traversal, colours), g, params);
   gpu->generate(first_id, count);
   const rr_sets got = gpu->copy_sets(0, count);
   const rr_sets want = reference::sample_rr_sets(g, params, first_id, count);
-  ASSERT_EQ(got.size(), want.size());
-  for (std::uint64_t s = 0; s < count; ++s) {
-    const auto x = got[s];
-    const auto y = want[s];
-    ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end()))
-        << "sample " << first_id + s << " differs (" << to_string(traversal) << ", " << colours << " colours, rounds "
-        << rounds << ", roots " << mean_roots << ")";
-  }
+  ASSERT_NO_FATAL_FAILURE(test::expect_same_sets(
+      want, got,
+      "sets from id " + std::to_string(first_id) + " (" + to_string(traversal) + ", " + std::to_string(colours) +
+          " colours, rounds " + std::to_string(rounds) + ", roots " + std::to_string(mean_roots) + ")"));
   if (rounds == 1 && mean_roots == 1.0) {
     // The traversal really ran: some single-root set holds more than a few vertices.
     std::uint64_t largest = 0;
@@ -67,13 +61,11 @@ TEST(CudaBlockRule, SmallGraphsEveryPath) {
 
     sampling_params params;
     params.seed = 4711;
-    backend_config gpu_config;
-    gpu_config.device = device_kind::gpu;
     backend_config cpu_config;
     cpu_config.device = device_kind::cpu;
     cpu_config.traversal = traversal_kind::unfused;
     const std::vector<std::uint32_t> seeds{0, 9, 500};
-    auto gpu = cuda::make_cuda_spread_simulator(gpu_config, g, params);
+    auto gpu = cuda::make_cuda_spread_simulator(test::gpu_config(), g, params);
     auto cpu = make_spread_simulator(cpu_config, g, params);
     EXPECT_EQ(gpu->simulate(seeds, 3, 130), cpu->simulate(seeds, 3, 130));
   }

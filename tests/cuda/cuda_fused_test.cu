@@ -5,28 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/environment_override.hpp"
+#include "support/rr_set_checks.hpp"
 #include "wildfire/backend.hpp"
 
 namespace wildfire {
 namespace {
 
-/// Sets an environment variable read by the samplers made while it lives.
-class environment_override {
- public:
-  environment_override(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~environment_override() { unsetenv(name_); }
-  environment_override(const environment_override&) = delete;
-  environment_override& operator=(const environment_override&) = delete;
-
- private:
-  const char* name_;
-};
+using test::environment_override;
 
 /// Samples ids 5 .. 5 + count - 1 in two requests (the second starts inside a group) with the
 /// fused traversal into `representation` and compares every set with the reference.
@@ -36,19 +28,13 @@ void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, st
   sampling_params params;
   params.model = model;
   params.seed = 4242;
-  backend_config config;
-  config.device = device_kind::gpu;
-  config.traversal = traversal_kind::fused;
-  config.colours = colours;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params, representation);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(traversal_kind::fused, colours), g, params, representation);
   gpu->generate(5, count / 3);
   gpu->generate(5 + count / 3, count - count / 3);
   const rr_sets want = reference::sample_rr_sets(g, params, 5, count);
   ASSERT_EQ(gpu->size(), count) << where;
   EXPECT_EQ(gpu->num_members(), want.num_members()) << where;
-  const rr_sets got = gpu->copy_sets(0, count);
-  EXPECT_EQ(got.offsets, want.offsets) << where;
-  EXPECT_TRUE(got.members == want.members) << where;
+  test::expect_same_sets(want, gpu->copy_sets(0, count), where);
   const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
   EXPECT_EQ(profile.fused_sets, count) << where;
   EXPECT_GT(profile.fused_levels, 0U) << where;
@@ -81,21 +67,19 @@ TEST(CudaFused, ManyGroupsPerBatchEqualsReference) {
                                 "uniform:0.3, bitmap, 128 groups");
 }
 
-// The queue modes: slots straight to the next queue, and per-warp buffers flushed only when full
-// (most discoveries of a dense level then take the direct fallback beside the buffered ones).
-TEST(CudaFused, QueueModesEqualReference) {
+// Per-warp queue buffers flushed only when full (WF_FUSED_QUEUE=late): most discoveries of a
+// dense level then take the direct fallback beside the buffered ones.
+TEST(CudaFused, LateBufferFlushEqualsReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
   const csr_graph ring = test::hub_graph(2000, true);
-  for (const char* mode : {"direct", "late"}) {
-    const environment_override queue("WF_FUSED_QUEUE", mode);
-    const std::string at = std::string(mode) + " queue";
-    expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 600,
-                                  "uniform:0.3, bitmap, " + at);
-    expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 300,
-                                  "uniform:0.3, flat, " + at);
-    expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
-  }
+  const environment_override queue("WF_FUSED_QUEUE", "late");
+  const std::string at = "late queue";
+  expect_fused_equals_reference(dense, diffusion_model::ic, 64, cuda::rr_representation::bitmap, 600,
+                                "uniform:0.3, bitmap, " + at);
+  expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 300,
+                                "uniform:0.3, flat, " + at);
+  expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
 }
 
 }  // namespace

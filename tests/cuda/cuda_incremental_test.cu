@@ -12,43 +12,25 @@
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
 #include "support/environment_override.hpp"
+#include "support/selection_checks.hpp"
 #include "wildfire/algorithms/imm.hpp"
 #include "wildfire/backend.hpp"
-#include "wildfire/selection/max_coverage.hpp"
 
 namespace wildfire {
 namespace {
 
-backend_config gpu_config() {
-  backend_config config;
-  config.device = device_kind::gpu;
-  return config;
-}
+using test::expect_greedy_equals_cpu;
+using test::gpu_config;
 
 /// The two ways a segment of the vertex-to-sets index is built (max_coverage.cu), forced for
 /// every segment whatever its size.
 constexpr const char* index_builds[] = {"scatter", "sort"};
 test::environment_override force_index_build(const std::string& build) {
   return {"WF_INDEX_SORT_MIN_MEMBERS", build == "sort" ? "0" : "18446744073709551615"};
-}
-
-/// The GPU greedy over everything the collection holds equals the CPU greedy over its sets.
-void expect_greedy_equals_cpu(rr_collection& gpu, std::uint32_t universe, std::uint32_t k, bool bound,
-                              const std::string& where) {
-  const rr_sets sets = gpu.copy_sets(0, gpu.size());
-  max_coverage_options options;
-  options.k = k;
-  options.universe = universe;
-  options.upper_bound = bound;
-  const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
-  const coverage_selection got = gpu.select(k, bound);
-  EXPECT_EQ(got.seeds, want.seeds) << where;
-  EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << where;
-  EXPECT_EQ(got.covered, want.covered) << where;
-  if (bound) EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << where;
 }
 
 TEST(CudaIncremental, DeferredSlicesEqualReference) {
@@ -130,17 +112,7 @@ TEST(CudaIncremental, SegmentedIndexEqualsCpuGreedy) {
 /// The GPU per-round greedy over everything the collection holds equals the CPU's over its sets.
 void expect_per_round_equals_cpu(rr_collection& gpu, std::uint32_t n, std::uint32_t rounds, std::uint32_t k,
                                  const std::string& where) {
-  const rr_sets sets = gpu.copy_sets(0, gpu.size());
-  max_coverage_options options;
-  options.k = k;
-  options.universe = n * rounds;
-  options.rounds = rounds;
-  const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
-  const coverage_selection got = gpu.select_per_round(k, n, rounds);
-  EXPECT_EQ(got.seeds, want.seeds) << where;
-  EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << where;
-  EXPECT_EQ(got.covered, want.covered) << where;
-  EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << where;
+  const coverage_selection got = test::expect_per_round_greedy_equals_cpu(gpu, n, rounds, k, where);
   EXPECT_EQ(got.seeds.size(), std::min<std::size_t>(std::size_t{k} * rounds, std::size_t{n} * rounds)) << where;
 }
 

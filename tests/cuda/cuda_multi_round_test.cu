@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/rr_set_checks.hpp"
+#include "support/selection_checks.hpp"
 #include "wildfire/algorithms/imm.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/sampling/rr_collection.hpp"
-#include "wildfire/selection/max_coverage.hpp"
 
 namespace wildfire {
 namespace {
@@ -26,20 +28,15 @@ void expect_sets_equal_reference(const csr_graph& g, diffusion_model model, std:
   params.seed = 31337;
   params.rounds = rounds;
   params.mean_roots = mean_roots;
-  backend_config config;
-  config.device = device_kind::gpu;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(), g, params);
   gpu->generate(first_id, count / 2);
   gpu->generate(first_id + count / 2, count - count / 2);
   const rr_sets got = gpu->copy_sets(0, count);
   const rr_sets want = reference::sample_rr_sets(g, params, first_id, count);
-  ASSERT_EQ(got.size(), want.size());
-  for (std::uint64_t s = 0; s < count; ++s) {
-    const auto x = got[s];
-    const auto y = want[s];
-    ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end()))
-        << "sample " << first_id + s << " differs (" << to_string(model) << ", rounds " << rounds << ")";
-  }
+  ASSERT_NO_FATAL_FAILURE(test::expect_same_sets(want, got,
+                                                 "sets from id " + std::to_string(first_id) + " (" +
+                                                     std::string(to_string(model)) + ", rounds " +
+                                                     std::to_string(rounds) + ")"));
   EXPECT_EQ(gpu->stats().traversal, "warp");
   // Some set reaches beyond round 0, so the encoding is exercised.
   bool later_round = false;
@@ -78,23 +75,12 @@ TEST(CudaMultiRound, PerRoundGreedyEqualsCpu) {
   sampling_params params;
   params.seed = 5;
   params.rounds = rounds;
-  backend_config config;
-  config.device = device_kind::gpu;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(), g, params);
   gpu->generate(0, 15000);
-  const rr_sets sets = gpu->copy_sets(0, gpu->size());
   for (std::uint32_t k : {1U, 4U, 20U}) {
-    max_coverage_options options;
-    options.k = k;
-    options.universe = g.num_vertices * rounds;
-    options.rounds = rounds;
-    const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
-    const coverage_selection got = gpu->select_per_round(k, g.num_vertices, rounds);
-    EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
-    EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << "k = " << k;
-    EXPECT_EQ(got.covered, want.covered) << "k = " << k;
-    EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << "k = " << k;
-    EXPECT_EQ(gpu->coverage(got.seeds), want.covered) << "k = " << k;
+    const std::string at = "k = " + std::to_string(k);
+    const coverage_selection got = test::expect_per_round_greedy_equals_cpu(*gpu, g.num_vertices, rounds, k, at);
+    EXPECT_EQ(gpu->coverage(got.seeds), got.covered) << at;
     EXPECT_EQ(got.seeds.size(), std::size_t{k} * rounds);
   }
   EXPECT_THROW(gpu->select_per_round(3, g.num_vertices, 2), config_error);
@@ -116,10 +102,8 @@ void expect_imm_equal(const csr_graph& g, diffusion_model model, std::uint32_t r
   options.reuse_rrsets = reuse;
   backend_config cpu_config;
   cpu_config.device = device_kind::cpu;
-  backend_config gpu_config;
-  gpu_config.device = device_kind::gpu;
   auto cpu = make_rr_collection(cpu_config, g, params);
-  auto gpu = make_rr_collection(gpu_config, g, params);
+  auto gpu = make_rr_collection(test::gpu_config(), g, params);
   const imm_result want = run_imm(*cpu, g.num_vertices, options);
   const imm_result got = run_imm(*gpu, g.num_vertices, options);
   EXPECT_EQ(got.selection.seeds, want.selection.seeds);

@@ -10,28 +10,19 @@
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/rr_set_checks.hpp"
+#include "support/selection_checks.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
 #include "wildfire/graph/edge_weights.hpp"
 #include "wildfire/graph/graph_loader.hpp"
-#include "wildfire/selection/max_coverage.hpp"
 
 namespace wildfire {
 namespace {
-
-/// First differing sample id, or -1 when the sets agree exactly.
-std::int64_t first_mismatch(const rr_sets& a, const rr_sets& b) {
-  const std::uint64_t count = std::min(a.size(), b.size());
-  for (std::uint64_t s = 0; s < count; ++s) {
-    const auto x = a[s];
-    const auto y = b[s];
-    if (!std::equal(x.begin(), x.end(), y.begin(), y.end())) return static_cast<std::int64_t>(s);
-  }
-  return a.size() == b.size() ? -1 : static_cast<std::int64_t>(count);
-}
 
 void expect_equal_to_reference(const csr_graph& g, diffusion_model model, traversal_kind traversal, double mean_roots,
                                std::uint64_t first_id, std::uint64_t count, std::uint32_t colours = 64) {
@@ -39,21 +30,16 @@ void expect_equal_to_reference(const csr_graph& g, diffusion_model model, traver
   params.model = model;
   params.seed = 20240611;
   params.mean_roots = mean_roots;
-  backend_config config;
-  config.device = device_kind::gpu;
-  config.traversal = traversal;
-  config.colours = colours;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(traversal, colours), g, params);
   // Two calls, so batches that start mid-way are covered too.
   gpu->generate(first_id, count / 3);
   gpu->generate(first_id + count / 3, count - count / 3);
   ASSERT_EQ(gpu->size(), count);
   const rr_sets got = gpu->copy_sets(0, count);
   const rr_sets want = reference::sample_rr_sets(g, params, first_id, count);
-  const std::int64_t bad = first_mismatch(got, want);
-  EXPECT_EQ(bad, -1) << "first differing sample id " << first_id + static_cast<std::uint64_t>(bad < 0 ? 0 : bad)
-                     << " (" << to_string(traversal) << ", " << to_string(model) << ", roots " << mean_roots << ")";
-  EXPECT_EQ(got.offsets, want.offsets);
+  test::expect_same_sets(want, got,
+                         "sets from id " + std::to_string(first_id) + " (" + to_string(traversal) + ", " +
+                             std::string(to_string(model)) + ", roots " + std::to_string(mean_roots) + ")");
   EXPECT_EQ(gpu->num_members(), want.num_members());
 }
 
@@ -154,36 +140,19 @@ TEST(CudaRrCollection, GreedyEqualsCpuGreedy) {
   const csr_graph g = hub_graph(3000, false);
   sampling_params params;
   params.seed = 7;
-  backend_config config;
-  config.device = device_kind::gpu;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(), g, params);
   gpu->generate(0, 20000);
-  const rr_sets sets = gpu->copy_sets(0, gpu->size());
   for (std::uint32_t k : {1U, 7U, 50U}) {
-    max_coverage_options options;
-    options.k = k;
-    options.universe = g.num_vertices;
-    const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
-    const coverage_selection got = gpu->select(k, true);
-    EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
-    EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << "k = " << k;
-    EXPECT_EQ(got.covered, want.covered) << "k = " << k;
-    EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << "k = " << k;
-    EXPECT_EQ(gpu->coverage(got.seeds), want.covered) << "k = " << k;
+    const std::string at = "k = " + std::to_string(k);
+    const coverage_selection got = test::expect_greedy_equals_cpu(*gpu, g.num_vertices, k, true, at);
+    EXPECT_EQ(gpu->coverage(got.seeds), got.covered) << at;
   }
   // More seeds than vertices that add coverage: the lowest unselected ids follow with gain 0.
   const std::vector<weighted_edge> none;
   const csr_graph tiny = build_csr_graph(5, none);
-  auto small = cuda::make_cuda_rr_collection(config, tiny, params);
+  auto small = cuda::make_cuda_rr_collection(test::gpu_config(), tiny, params);
   small->generate(0, 3);
-  const rr_sets small_sets = small->copy_sets(0, 3);
-  max_coverage_options options;
-  options.k = 5;
-  options.universe = 5;
-  const coverage_selection want = greedy_max_coverage(rr_sets_view{small_sets.offsets, small_sets.members}, options);
-  const coverage_selection got = small->select(5, true);
-  EXPECT_EQ(got.seeds, want.seeds);
-  EXPECT_EQ(got.marginal_coverage, want.marginal_coverage);
+  test::expect_greedy_equals_cpu(*small, 5, 5, true, "k = n = 5");
 }
 
 // The OPIM-C bound's top-k sum takes a one-block radix select up to 2^17 elements (the test
@@ -193,21 +162,9 @@ TEST(CudaRrCollection, GreedyEqualsCpuGreedyOnALargeUniverse) {
   const csr_graph g = hub_graph(140000, false);
   sampling_params params;
   params.seed = 8;
-  backend_config config;
-  config.device = device_kind::gpu;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(), g, params);
   gpu->generate(0, 6000);
-  const rr_sets sets = gpu->copy_sets(0, gpu->size());
-  for (std::uint32_t k : {1U, 50U}) {
-    max_coverage_options options;
-    options.k = k;
-    options.universe = g.num_vertices;
-    const coverage_selection want = greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
-    const coverage_selection got = gpu->select(k, true);
-    EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
-    EXPECT_EQ(got.covered, want.covered) << "k = " << k;
-    EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << "k = " << k;
-  }
+  for (std::uint32_t k : {1U, 50U}) test::expect_greedy_equals_cpu(*gpu, g.num_vertices, k, true, "k = " + std::to_string(k));
 }
 
 TEST(CudaRrCollection, TooSmallBudgetIsAResourceError) {

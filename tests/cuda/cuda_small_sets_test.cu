@@ -5,14 +5,15 @@
 // The profile's counters show that both passes ran. Skips without a GPU.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/rr_set_checks.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/graph/csr_graph.hpp"
 #include "wildfire/graph/edge_threshold.hpp"
@@ -27,23 +28,12 @@ cuda::cuda_collection_profile expect_equal_to_reference(const csr_graph& g, doub
   sampling_params params;
   params.seed = 977;
   params.mean_roots = mean_roots;
-  backend_config config;
-  config.device = device_kind::gpu;
-  config.traversal = traversal_kind::warp;
-  auto gpu = cuda::make_cuda_rr_collection(config, g, params);
+  auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(traversal_kind::warp), g, params);
   gpu->generate(first_id, count / 2);
   gpu->generate(first_id + count / 2, count - count / 2);
   const rr_sets got = gpu->copy_sets(0, count);
   const rr_sets want = reference::sample_rr_sets(g, params, first_id, count);
-  EXPECT_EQ(got.offsets, want.offsets) << what;
-  for (std::uint64_t s = 0; s < std::min(got.size(), want.size()); ++s) {
-    const auto x = got[s];
-    const auto y = want[s];
-    if (!std::equal(x.begin(), x.end(), y.begin(), y.end())) {
-      ADD_FAILURE() << what << ": first differing sample id " << first_id + s;
-      break;
-    }
-  }
+  test::expect_same_sets(want, got, what + ", sets from id " + std::to_string(first_id));
   return cuda::profile_of(*gpu);
 }
 

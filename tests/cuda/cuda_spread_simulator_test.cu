@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuda/cuda_spread_simulator.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "wildfire/backend.hpp"
 #include "wildfire/error.hpp"
@@ -33,12 +34,10 @@ void expect_same_spreads(const csr_graph& g, diffusion_model model, std::uint32_
   params.model = model;
   params.seed = 987654321;
   params.rounds = rounds;
-  backend_config gpu_config;
-  gpu_config.device = device_kind::gpu;
   backend_config cpu_config;
   cpu_config.device = device_kind::cpu;
   cpu_config.traversal = traversal_kind::unfused;
-  auto gpu = cuda::make_cuda_spread_simulator(gpu_config, g, params);
+  auto gpu = cuda::make_cuda_spread_simulator(test::gpu_config(), g, params);
   auto cpu = make_spread_simulator(cpu_config, g, params);
   EXPECT_EQ(gpu->traversal(), "fused");
   const std::vector<std::uint32_t> want = cpu->simulate(seeds, first, count);

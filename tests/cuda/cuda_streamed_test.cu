@@ -8,28 +8,20 @@
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
+#include "support/selection_checks.hpp"
 #include "wildfire/backend.hpp"
-#include "wildfire/selection/max_coverage.hpp"
 
 namespace wildfire {
 namespace {
-
-void expect_same_selection(const coverage_selection& got, const coverage_selection& want, std::uint32_t k) {
-  EXPECT_EQ(got.seeds, want.seeds) << "k = " << k;
-  EXPECT_EQ(got.marginal_coverage, want.marginal_coverage) << "k = " << k;
-  EXPECT_EQ(got.covered, want.covered) << "k = " << k;
-  EXPECT_EQ(got.optimum_upper_bound, want.optimum_upper_bound) << "k = " << k;
-}
 
 void expect_streamed_equals_flat(const csr_graph& g, traversal_kind traversal, std::uint64_t first_id,
                                  std::uint64_t count) {
   sampling_params params;
   params.seed = 99;
-  backend_config config;
-  config.device = device_kind::gpu;
-  config.traversal = traversal;
+  const backend_config config = test::gpu_config(traversal);
   auto flat = cuda::make_cuda_rr_collection(config, g, params, cuda::rr_representation::flat);
   auto streamed = cuda::make_cuda_rr_collection(config, g, params, cuda::rr_representation::streamed);
   // Two ranges with a gap, as IMM's fresh final phase makes after clear().
@@ -55,21 +47,19 @@ void expect_streamed_equals_flat(const csr_graph& g, traversal_kind traversal, s
     ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end())) << "set " << s;
   }
   for (std::uint32_t k : {1U, 7U, 50U}) {
-    max_coverage_options options;
-    options.k = k;
-    options.universe = g.num_vertices;
-    const coverage_selection cpu = greedy_max_coverage(rr_sets_view{want_sets.offsets, want_sets.members}, options);
+    const std::string at = "k = " + std::to_string(k);
+    const coverage_selection cpu = test::cpu_greedy(want_sets, g.num_vertices, k);
     const coverage_selection got = streamed->select(k, true);
-    expect_same_selection(got, cpu, k);
-    expect_same_selection(flat->select(k, true), cpu, k);
-    EXPECT_EQ(streamed->coverage(got.seeds), cpu.covered) << "k = " << k;
+    test::expect_same_selection(got, cpu, at);
+    test::expect_same_selection(flat->select(k, true), cpu, at);
+    EXPECT_EQ(streamed->coverage(got.seeds), cpu.covered) << at;
   }
   // clear() empties the streamed counts too.
   streamed->clear();
   flat->clear();
   streamed->generate(7, 40);
   flat->generate(7, 40);
-  expect_same_selection(streamed->select(5, true), flat->select(5, true), 5);
+  test::expect_same_selection(streamed->select(5, true), flat->select(5, true), "k = 5");
 }
 
 TEST(CudaStreamed, EqualsFlatOnHubGraphs) {
@@ -112,10 +102,7 @@ TEST(CudaStreamed, SmallBudgetLeavesFlatAutomatically) {
   const rr_sets want_tail = reference::sample_rr_sets(g, params, 590, 10);
   EXPECT_EQ(got.offsets, want_tail.offsets);
   EXPECT_TRUE(got.members == want_tail.members);
-  max_coverage_options options;
-  options.k = 3;
-  options.universe = g.num_vertices;
-  expect_same_selection(gpu->select(3, true), greedy_max_coverage(rr_sets_view{want.offsets, want.members}, options), 3);
+  test::expect_same_selection(gpu->select(3, true), test::cpu_greedy(want, g.num_vertices, 3), "k = 3");
   EXPECT_LT(gpu->stats().peak_bytes, config.memory_budget_bytes);
 }
 

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "reference/greedy_coverage.hpp"
+#include "support/selection_checks.hpp"
 #include "wildfire/error.hpp"
 #include "wildfire/selection/max_coverage.hpp"
 
@@ -34,12 +35,7 @@ rr_sets random_sets(std::uint32_t universe, std::uint64_t count, std::uint32_t m
 
 coverage_selection run(const rr_sets& sets, std::uint32_t universe, std::uint32_t k, int threads,
                        std::uint32_t rounds = 1) {
-  max_coverage_options options;
-  options.k = k;
-  options.universe = universe;
-  options.rounds = rounds;
-  options.num_threads = threads;
-  return greedy_max_coverage(rr_sets_view{sets.offsets, sets.members}, options);
+  return test::cpu_greedy(sets, universe, k, true, rounds, threads);
 }
 
 TEST(MaxCoverage, EqualsSerialReferenceAndIsThreadIndependent) {

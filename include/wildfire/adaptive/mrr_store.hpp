@@ -40,6 +40,10 @@ struct mrr_snapshot {
   rr_sets members;              // each sorted ascending, root bits stripped
   rr_sets roots;                // the roots of each set, sorted ascending
   std::vector<std::uint8_t> flags;  // 1 = polluted or covered (excluded from coverage)
+
+  /// Appends a set given by its encoded members (adaptive/mrr_rules.hpp) to `members` and
+  /// `roots`; the caller appends its flag.
+  void append_set(std::span<const std::uint32_t> encoded);
 };
 
 class mrr_store {

@@ -29,6 +29,11 @@ struct spread_estimate {
 /// Mean, standard error and interval of per-world spreads (the summary every backend reports).
 spread_estimate summarize_spreads(std::span<const std::uint32_t> spreads);
 
+/// The seeds of each of `rounds` rounds as vertices: a seed is encoded round * n + vertex (as
+/// simulate() takes them). Throws config_error ("seeds") for one at or past n * rounds.
+std::vector<std::vector<std::uint32_t>> seeds_by_round(std::span<const std::uint32_t> seeds, std::uint32_t n,
+                                                       std::uint32_t rounds);
+
 class spread_simulator {
  public:
   virtual ~spread_simulator() = default;

@@ -1,0 +1,45 @@
+# shellcheck shell=bash disable=SC2154  # `out` and `gen` are the sourcing script's
+# The preamble the scripts of scripts/device/ share; they source it (from the repository root) and
+# then set `out` (and `gen` for wf_gen_like). Lives in lib/ so that run_all.sh, which runs every
+# scripts/device/*.sh, skips it.
+export PATH=/usr/local/cuda/bin:$PATH
+build="build-device"
+t0=$(date +%s)
+# Seconds since t0 (a script may reset t0, e.g. once its build is done).
+elapsed() { echo $(( $(date +%s) - t0 )); }
+# True while fewer than $1 seconds have passed since t0.
+have_time() { (( $(elapsed) < $1 )); }
+
+# wf_build [--fatal] TARGET...: configures $build when it has no cache yet ($out/cmake.log) and
+# builds the targets ($out/build.log). On a failure prints the errors and, with --fatal, exits 1
+# (without it the script goes on, and the steps whose binaries are missing fail on their own).
+wf_build() {
+  local fatal=0
+  if [[ ${1:-} == --fatal ]]; then fatal=1; shift; fi
+  if [[ ! -f $build/CMakeCache.txt ]]; then
+    if ! cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1; then
+      if ((fatal)); then tail -30 "$out/cmake.log"; exit 1; fi
+    fi
+  fi
+  if ! cmake --build $build -j "$(nproc)" --target "$@" > "$out/build.log" 2>&1; then
+    grep -E "error" "$out/build.log" | head -30
+    if ((fatal)); then exit 1; fi
+  fi
+  return 0
+}
+
+# wf_gen_like NAME FILE LOG: starts gen_powerlaw.py ($gen, seed 1) in the background, writing a
+# graph the size of the SNAP graph NAME (lj, orkut, topcats, dblp, youtube) to FILE; $! is its pid.
+wf_gen_like() {
+  local size
+  case $1 in
+    lj) size="4847571 68993773" ;;
+    orkut) size="3072441 117185083" ;;
+    topcats) size="1791489 28511807" ;;
+    dblp) size="317080 2099732" ;;
+    youtube) size="1134890 5975248" ;;
+    *) echo "wf_gen_like: no graph named $1" >&2; return 1 ;;
+  esac
+  set -- "$2" "$3" $size
+  ( python3 "$gen" --n "$3" --m "$4" --seed 1 --out "$1" > "$2" 2>&1 ) &
+}
