@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "cuda/greedy_steps.hpp"

@@ -39,7 +39,7 @@ __global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t*
 __global__ void label_members(const std::uint64_t* offsets, std::uint64_t first_set, std::uint64_t num_sets,
                               std::uint64_t first_member, std::uint32_t* set_ids) {
   const unsigned lane = threadIdx.x & 31;
-  for (std::uint64_t i = first_thread() >> 5; i < num_sets; i += grid_threads() >> 5) {
+  for (std::uint64_t i = grid_thread_id() >> 5; i < num_sets; i += grid_thread_count() >> 5) {
     const std::uint64_t s = first_set + i;
     for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) {
       set_ids[j - first_member] = static_cast<std::uint32_t>(s);
