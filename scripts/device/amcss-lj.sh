@@ -4,32 +4,33 @@
 # the GPU and PASTI-16 (ASTI on 16 threads) on the SAME realizations, so that their costs compare
 # world by world (docs/amcss.md, "Comparing costs"). One PASTI-16 realization takes minutes here,
 # so a call covers realization WF_AMCSS_FIRST (default 0) for PASTI, under a time limit that keeps
-# the call inside run_all's limit, and WF_AMCSS_MERIT_R (default 3) realizations from the same
-# first one for MERIT. Later calls take the next realizations. Needs build-device built (run_all.sh).
-# Writes $OUT/amcss-lj/{lj_like.md,rounds.log} and prints the rows and costs.
+# the whole script within WF_AMCSS_LJ_SECONDS (default 540, build included), and WF_AMCSS_MERIT_R
+# (default 2) realizations from the same first one for MERIT; later calls take the next
+# realizations. Run it alone (it builds what it needs): `bash scripts/device/amcss-lj.sh`.
+# Writes $OUT/amcss-lj/{lj_like_*.md,rounds_*.log} and prints the rows and the per-round costs.
 set -u
-cd "$(dirname "$0")/../.."
+source scripts/device/lib/common.sh
 out="$OUT/amcss-lj"; mkdir -p "$out"
-t0=$(date +%s)
-budget=${WF_AMCSS_LJ_SECONDS:-480}
+gen=.carry/tools/gen_powerlaw.py
+budget=${WF_AMCSS_LJ_SECONDS:-540}
 first=${WF_AMCSS_FIRST:-0}
-merit_r=${WF_AMCSS_MERIT_R:-3}
+merit_r=${WF_AMCSS_MERIT_R:-2}
 graph=/tmp/wf_lj_like.wfg
-if [[ ! -s $graph ]]; then
-  python3 .carry/tools/gen_powerlaw.py --n 4847571 --m 68993773 --seed 1 --out /tmp/wf_lj_like.txt > "$out/gen.log" 2>&1
-  # The binary form loads in seconds, once per row.
-  build-device/apps/wildfire/wildfire convert -i /tmp/wf_lj_like.txt -w wc -o "$graph" > "$out/convert.log" 2>&1
-  rm -f /tmp/wf_lj_like.txt
-fi
-echo "graph ready after $(( $(date +%s) - t0 )) s"
-bench=build-device/bench/amcss_bench
+wf_gen_like lj /tmp/wf_lj_like.txt "$out/gen.log"; gen_pid=$!
+wf_build --fatal amcss_bench wildfire
+wait $gen_pid
+# The binary form loads in seconds, once per row.
+$build/apps/wildfire/wildfire convert -i /tmp/wf_lj_like.txt -w wc -o "$graph" > "$out/convert.log" 2>&1
+rm -f /tmp/wf_lj_like.txt
+echo "built and graph ready after $(elapsed) s"
+bench=$build/bench/amcss_bench
 common=(-i "$graph" -w wc --name lj_like --models IC --batches 16 --etas 5000 -p 16 --round-log --first-realization "$first")
 timeout 120 $bench "${common[@]}" --runs merit:gpu -R "$merit_r" --budget 60 > "$out/lj_like_merit.md" 2> "$out/rounds_merit.log"
-echo "merit exit $? after $(( $(date +%s) - t0 )) s"
-# PASTI gets the rest, less 30 s of slack for the graph load and a last long Generate.
-limit=$((budget - ($(date +%s) - t0) - 30))
-timeout $((limit + 60)) $bench "${common[@]}" --runs asti -R 1 --budget 1 --time-limit "$limit" \
+echo "merit exit $? after $(elapsed) s"
+# PASTI gets the rest, less slack for the graph load and a last long Generate (~25 s a round).
+limit=$((budget - $(elapsed) - 45))
+timeout $((limit + 40)) $bench "${common[@]}" --runs asti -R 1 --budget 1 --time-limit "$limit" \
   > "$out/lj_like_asti.md" 2> "$out/rounds_asti.log"
-echo "pasti exit $? after $(( $(date +%s) - t0 )) s (time limit $limit s)"
+echo "pasti exit $? after $(elapsed) s (time limit $limit s)"
 grep -hE "^\| lj_like" "$out"/lj_like_*.md | cut -d"|" -f2-16,23
 grep -hE "realization" "$out"/rounds_*.log

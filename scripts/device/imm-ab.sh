@@ -6,25 +6,24 @@
 # most of it). Writes $OUT/imm-ab/{base,new}_{epinions,lj}.md and prints the unprofiled Samp+Sel
 # times and the profiled breakdown of each.
 set -u
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device/lib/common.sh
 out="$OUT/imm-ab"; mkdir -p "$out"
+gen=.carry/tools/gen_powerlaw.py
 [[ -d .carry/base ]] || { echo "no .carry/base: nothing to compare with"; exit 1; }
-t0=$(date +%s)
-python3 .carry/tools/gen_powerlaw.py --n 4847571 --m 68993773 --seed 1 --out /tmp/wf_ab_lj.txt > "$out/gen_lj.log" 2>&1 &
-gen=$!
+wf_gen_like lj /tmp/wf_ab_lj.txt "$out/gen_lj.log"; gen_pid=$!
 cmake -S .carry/base -B build-base -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake_base.log" 2>&1
 cmake --build build-base -j "$(nproc)" --target gpu_sampling_bench > "$out/build_base.log" 2>&1 \
   || { grep -E "error" "$out/build_base.log" | head; exit 1; }
-echo "baseline built after $(( $(date +%s) - t0 )) s"
-wait $gen
-build-device/apps/wildfire/wildfire convert -i /tmp/wf_ab_lj.txt -w wc -o /tmp/wf_ab_lj.wfg > "$out/convert.log" 2>&1
+echo "baseline built after $(elapsed) s"
+wait $gen_pid
+$build/apps/wildfire/wildfire convert -i /tmp/wf_ab_lj.txt -w wc -o /tmp/wf_ab_lj.wfg > "$out/convert.log" 2>&1
 rm -f /tmp/wf_ab_lj.txt
 export CUDA_MODULE_LOADING=EAGER
 for graph in epinions lj; do
   input=/tmp/wf_ab_lj.wfg; runs=3
   [[ $graph == epinions ]] && { input=.carry/data/soc-Epinions1.txt.gz; runs=9; }
   for side in base new; do
-    bench=build-device/bench/gpu_sampling_bench; [[ $side == base ]] && bench=build-base/bench/gpu_sampling_bench
+    bench=$build/bench/gpu_sampling_bench; [[ $side == base ]] && bench=build-base/bench/gpu_sampling_bench
     timeout 90 $bench "$input" --imm 0.05 --imm-runs $runs > "$out/${side}_$graph.md" 2> "$out/${side}_$graph.err"
     echo "$side $graph (exit $?): reused Samp+Sel ms" \
       "$(awk -F'|' '$3 ~ /reused/ && $4 !~ /profiled/ { printf "%s", $6 }' "$out/${side}_$graph.md");" \
@@ -34,4 +33,4 @@ for graph in epinions lj; do
   done
 done
 rm -f /tmp/wf_ab_lj.wfg
-echo "imm-ab done after $(( $(date +%s) - t0 )) s"
+echo "imm-ab done after $(elapsed) s"
