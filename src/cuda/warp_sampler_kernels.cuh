@@ -89,12 +89,11 @@ __device__ __forceinline__ std::uint32_t* member_slot(std::uint32_t* shared, std
   return i < shared_members_per_warp ? shared + i : stage + (i - shared_members_per_warp);
 }
 
-// Five blocks per SM (48 registers, a few spilled): the kernel waits on memory (three dependent
-// round trips per expanded batch) and on LJ-like its 64 uncapped registers left 4 blocks, 50%
-// occupancy (Nsight Compute, H100). Earlier, with the live slots in local memory, caps measured
-// slower (docs/gpu.md).
+// No register cap: capped builds measured slower on large graphs, also with the live slots in
+// shared memory (5 blocks per SM, 48 registers: LJ-like IMM 251 ms against 225 uncapped at 4
+// blocks and 50% occupancy, H100).
 template <bool IsIc>
-__global__ void __launch_bounds__(warp_sampler_block_threads, 5) warp_rr_sets(graph_view g, warp_sampler_args a) {
+__global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph_view g, warp_sampler_args a) {
   __shared__ std::uint32_t shared_members[warp_sampler_warps_per_block * shared_members_per_warp];
   __shared__ std::uint32_t shared_slots[IsIc ? warp_sampler_warps_per_block * 32 * lane_slot_stride : 1];
   const unsigned lane = threadIdx.x & 31;
