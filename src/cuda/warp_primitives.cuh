@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace wildfire::cuda {
 
@@ -33,7 +34,8 @@ __device__ __forceinline__ unsigned warp_owner_of(std::uint64_t inclusive, std::
 /// Spreads the concatenation of the lanes' `count` items over the warp, 32 items a round: each
 /// round calls round(owner, item, valid) on every lane, where the lane's item of the round is item
 /// `item` of lane `owner`'s items (meaningful only when `valid`: the last round may be partial).
-/// Every lane of the warp must call it; `round` may shuffle (from `owner`) and flush.
+/// Every lane of the warp must call it; `round` may shuffle (from `owner`) and flush. A `round`
+/// that returns bool ends the expansion when it returns false (the same value on every lane).
 template <class Round>
 __device__ __forceinline__ void warp_expand(std::uint64_t count, unsigned lane, Round round) {
   const std::uint64_t inclusive = warp_inclusive_sum(count, lane);
@@ -43,7 +45,11 @@ __device__ __forceinline__ void warp_expand(std::uint64_t count, unsigned lane, 
     const std::uint64_t f = base + lane;
     const unsigned owner = warp_owner_of(inclusive, f);
     const std::uint64_t owner_exclusive = __shfl_sync(warp_full_mask, exclusive, owner);
-    round(owner, f - owner_exclusive, f < total);
+    if constexpr (std::is_void_v<decltype(round(owner, f - owner_exclusive, f < total))>) {
+      round(owner, f - owner_exclusive, f < total);
+    } else if (!round(owner, f - owner_exclusive, f < total)) {
+      return;
+    }
   }
 }
 

@@ -161,15 +161,9 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
             items = block != 0 ? (r.degree - 1U) / r.block + 1U : degree;
           }
           examined += degree;  // edges examined: the whole in-degree, whichever rule draws it
-          const std::uint64_t inclusive = warp_inclusive_sum(items, lane);
-          const std::uint64_t exclusive = inclusive - items;
-          const std::uint64_t total = __shfl_sync(full_warp, inclusive, 31);
           head += batch;
-          for (std::uint64_t base = 0; base < total && !overflow; base += 32) {
-            const std::uint64_t f = base + lane;
-            const unsigned owner = warp_owner_of(inclusive, f);
+          warp_expand(items, lane, [&](unsigned owner, std::uint64_t r, bool valid) {
             const std::uint64_t owner_begin = __shfl_sync(full_warp, begin, owner);
-            const std::uint64_t owner_exclusive = __shfl_sync(full_warp, exclusive, owner);
             const std::uint64_t owner_degree = __shfl_sync(full_warp, degree, owner);
             const std::uint64_t owner_block = __shfl_sync(full_warp, block, owner);
             const std::uint32_t owner_class = __shfl_sync(full_warp, cls, owner);
@@ -179,8 +173,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
             std::uint32_t live = 0;
             std::uint64_t first = 0;
             __syncwarp();  // the previous round's slots have been read
-            if (f < total) {
-              const std::uint64_t r = f - owner_exclusive;
+            if (valid) {
               if (owner_block == 0) {
                 // Liveness first: the thresholds stream in coalesced, and only live edges read
                 // the source and the random-access bitmap.
@@ -196,46 +189,40 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
               }
             }
             __syncwarp();  // every lane's slots are visible to the warp
-            // Push the live sources of all lanes, 32 at a time: lane i takes flat live edge
-            // pushed + i, so a lane with many live edges does not hold the warp for a round each.
-            const std::uint64_t live_inclusive = warp_inclusive_sum(live, lane);
-            const std::uint64_t live_exclusive = live_inclusive - live;
-            const std::uint64_t live_total = __shfl_sync(full_warp, live_inclusive, 31);
-            for (std::uint64_t pushed = 0; pushed < live_total; pushed += 32) {
-              const std::uint64_t e = pushed + lane;
-              const unsigned holder = warp_owner_of(live_inclusive, e);
+            // Push the live sources of all lanes, 32 at a time, so a lane with many live edges
+            // does not hold the warp for a round each.
+            warp_expand(live, lane, [&](unsigned holder, std::uint64_t i, bool live_edge) {
               const std::uint64_t holder_first = __shfl_sync(full_warp, first, holder);
-              const std::uint64_t holder_exclusive = __shfl_sync(full_warp, live_exclusive, holder);
               bool fresh = false;
               std::uint32_t u = 0;
-              if (e < live_total) {
-                const std::uint32_t slot = warp_slots[holder * lane_slot_stride + (e - holder_exclusive)];
-                u = g.in_sources[holder_first + slot];
+              if (live_edge) {
+                u = g.in_sources[holder_first + warp_slots[holder * lane_slot_stride + i]];
                 const std::uint32_t bit = 1U << (u & 31);
                 // One round trip: under weighted cascade most live sources are new to the set, so a
                 // read before the atomic would usually add a second.
                 fresh = (atomicOr(visited + (u >> 5), bit) & bit) == 0;
               }
               const unsigned fresh_lanes = __ballot_sync(full_warp, fresh);
-              if (fresh_lanes != 0) {
-                const std::uint64_t position = size + __popc(fresh_lanes & ((1U << lane) - 1U));
-                const std::uint64_t new_size = size + __popc(fresh_lanes);
-                if (fresh) {
-                  if (position < capacity) {
-                    *member_slot(shared, stage, position) = u + offset;
-                  } else {
-                    atomicAnd(visited + (u >> 5), ~(1U << (u & 31)));  // not recorded: leave no trace
-                  }
+              if (fresh_lanes == 0) return true;
+              const std::uint64_t position = size + __popc(fresh_lanes & ((1U << lane) - 1U));
+              const std::uint64_t new_size = size + __popc(fresh_lanes);
+              if (fresh) {
+                if (position < capacity) {
+                  *member_slot(shared, stage, position) = u + offset;
+                } else {
+                  atomicAnd(visited + (u >> 5), ~(1U << (u & 31)));  // not recorded: leave no trace
                 }
-                if (new_size > capacity) {
-                  overflow = true;
-                  size = capacity;
-                  break;
-                }
-                size = new_size;
               }
-            }
-          }
+              if (new_size > capacity) {
+                overflow = true;
+                size = capacity;
+                return false;
+              }
+              size = new_size;
+              return true;
+            });
+            return !overflow;
+          });
         } else {
           // LT: the vertex picks at most one in-edge; a warp scan over its cumulative in-weights
           // finds the same edge as lt_chosen_in_edge.
