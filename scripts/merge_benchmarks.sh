@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
   echo "The latest tables of every benchmark, one section per area, assembled by"
   echo "\`scripts/merge_benchmarks.sh\` from \`docs/benchmarks/*.md\`. Each table says what it ran"
   echo "(graph, n, m, parameters, device, commit). GPU figures come from the lent device machine"
-  echo "(an NVIDIA H200 in this round; the issues' targets name an H100), CPU figures from this"
+  echo "(the H100 the issues name for the latest CUDA and adaptive tables, an H200 in earlier rounds), CPU figures from this"
   echo "project's 2-core development machine unless a table says otherwise."
   for f in graph ris-cpu cuda generators twitter adaptive; do
     [[ -f docs/benchmarks/$f.md ]] || continue
