@@ -5,7 +5,8 @@
 // warp expands up to 32 queued vertices at once (their in-edges flattened over the lanes), so
 // low-degree vertices do not leave lanes idle. Under IC a vertex of the block rule
 // (random/ic_block_rule.hpp) contributes its blocks, not its edges: a lane draws a block's live
-// count and slots and pushes up to block_cdf_length live sources. Included only by warp_sampler.cu.
+// count and slots, and the live edges of all lanes are flattened over the warp in turn. Included
+// only by warp_sampler.cu.
 #pragma once
 
 #include <cstdint>
