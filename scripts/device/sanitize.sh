@@ -8,23 +8,21 @@
 # about 7 minutes (WF_SANITIZE_BUDGET_S, default 420). Writes $OUT/sanitize/*.log and prints one
 # line per run: the tool, the tests, the exit code and the tool's summary.
 set -u
-export PATH=/usr/local/cuda/bin:$PATH
+source scripts/device/lib/common.sh
 out="$OUT/sanitize"; mkdir -p "$out"
-build=build-device/tests
 export WF_SHARED_DATA_DIR=${WF_SHARED_DATA_DIR:-.carry/data}
 budget=${WF_SANITIZE_BUDGET_S:-420}
-t0=$(date +%s)
 failed=0
 
 # $1 tool, $2 test binary, $3 gtest filter, $4 time limit (s), $5 multiprocessors (default 1).
 check() {
   local tool=$1 binary=$2 filter=$3 limit=$4 sms=${5:-1}
-  local left=$((budget - ($(date +%s) - t0)))
+  local left=$((budget - $(elapsed)))
   local name="${tool}_${binary#wildfire_}_$(echo "$filter" | tr -c 'A-Za-z0-9' '_' | cut -c1-60)"
   if ((left < limit)); then
     echo "$tool $binary $filter: skipped ($left s left)"; failed=1; return
   fi
-  WF_CUDA_SMS=$sms timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/$binary" --gtest_filter="$filter" \
+  WF_CUDA_SMS=$sms timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/$binary" --gtest_filter="$filter" \
     > "$out/$name.log" 2>&1
   local rc=$?
   ((rc == 0)) || failed=1
@@ -42,5 +40,5 @@ check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60
 check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaStreamed.EqualsFlatOnHubGraphs:CudaSpreadSimulator.RejectsBadInput' 60
 check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 60 4
-echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(( $(date +%s) - t0 )) s"
+echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(elapsed) s"
 exit $failed
