@@ -4,7 +4,7 @@
 // block rule is far below 8 bytes per examined edge). Prints its configuration and a markdown table.
 // Usage: gpu_sampling_bench GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64]
 //        [--traversals warp,fused,auto] [--cpu-threads T] [--cpu-sets N] [--check N]
-//        [--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--groups 1,8,64]
+//        [--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--imm-final reused,fresh] [--groups 1,8,64]
 // The CPU samples the first --cpu-sets ids (default all; the dense regime's sets make all too
 // slow there), and the first --check of them are compared with every GPU row. GPU rows sample
 // into the --representation (default flat: the traversals compared with the same extraction),
@@ -97,7 +97,7 @@ double bytes_read_lower_bound(const wildfire::csr_graph& g, const wildfire::ic_b
 /// IMM on the GPU collection: per eps and final-set mode, `runs` unprofiled runs (each on a new
 /// collection: upload excluded, as in gIM's timer) and one profiled run, as a markdown table.
 void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& params,
-                 const std::vector<std::string>& eps_list, int runs) {
+                 const std::vector<std::string>& eps_list, int runs, const std::vector<std::string>& finals) {
   using namespace wildfire;
   std::printf("IMM k = 50 on the GPU (%s). Samp+Sel = sampling + selection seconds of the collection (graph on the "
               "device). `profiled`: every part ends with a stream synchronisation, so the parts hold their own "
@@ -106,10 +106,11 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
               std::string(to_string(params.model)).c_str());
   std::printf("| eps | final sets | run | theta | Samp+Sel ms | sampling ms | selection ms | generate calls | flushes | "
               "sampler batches | small sets | deferred | selects | index segments | rebuilds | members indexed | traversal ms | "
-              "store ms | index ms | greedy ms | first seeds |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "store ms | index ms | greedy ms | first seeds | warp vertices per round |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& eps_text : eps_list) {
-    for (const bool reuse : {true, false}) {
+    for (const std::string& final_sets : finals) {
+      const bool reuse = final_sets == "reused";
       for (int run = 0; run <= runs; ++run) {
         const bool profiled = run == runs;
         backend_config config;
@@ -129,7 +130,7 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
           seeds.append(std::to_string(r.selection.seeds[i]));
         }
         std::printf("| %s | %s | %s | %llu | %.2f | %.2f | %.2f | %llu | %llu | %llu | %llu | %llu | %llu | %llu | "
-                    "%llu | %llu | %.2f | %.2f | %.2f | %.2f | %s |\n",
+                    "%llu | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.1f |\n",
                     eps_text.c_str(), reuse ? "reused" : "fresh",
                     profiled ? "profiled" : std::to_string(run + 1).c_str(), static_cast<unsigned long long>(r.theta),
                     1e3 * (s.sampling_seconds + s.selection_seconds), 1e3 * s.sampling_seconds,
@@ -139,7 +140,9 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
                     static_cast<unsigned long long>(p.select_calls), static_cast<unsigned long long>(p.index_segments),
                     static_cast<unsigned long long>(p.index_rebuilds), static_cast<unsigned long long>(p.members_indexed),
                     1e3 * p.traversal_seconds, 1e3 * p.store_seconds, 1e3 * p.index_seconds, 1e3 * p.greedy_seconds,
-                    seeds.c_str());
+                    seeds.c_str(),
+                    p.warp_expansions == 0 ? 0.0
+                                           : static_cast<double>(p.warp_expanded) / static_cast<double>(p.warp_expansions));
         std::fflush(stdout);
       }
     }
@@ -154,7 +157,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64] "
                  "[--traversals warp,fused] [--cpu-threads T] [--cpu-sets N] [--check N] "
-                 "[--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--groups 1,8,64]\n", argv[0]);
+                 "[--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--imm-final reused,fresh] [--groups 1,8,64]\n", argv[0]);
     return 2;
   }
   graph_load_options options;
@@ -169,6 +172,7 @@ int main(int argc, char** argv) {
   std::string representation_text = "flat";
   std::string imm_eps;
   int imm_runs = 3;
+  std::string imm_finals = "reused,fresh";
   std::string groups_text;  // empty: the sampler's default
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -184,6 +188,7 @@ int main(int argc, char** argv) {
     else if (flag == "--representation") representation_text = value;
     else if (flag == "--imm") imm_eps = value;
     else if (flag == "--imm-runs") imm_runs = std::stoi(value);
+    else if (flag == "--imm-final") imm_finals = value;
     else if (flag == "--groups") groups_text = value;
   }
   try {
@@ -194,13 +199,19 @@ int main(int argc, char** argv) {
     params.model = parse_diffusion_model(model_text);
     params.seed = 1;
     if (!imm_eps.empty()) {
+      for (const std::string& final_sets : split(imm_finals)) {
+        if (final_sets != "reused" && final_sets != "fresh") {
+          std::fprintf(stderr, "error: --imm-final: '%s' is neither reused nor fresh\n", final_sets.c_str());
+          return 2;
+        }
+      }
       std::printf("# gpu_sampling_bench --imm\n\ngraph %s, n %u, m %llu, weights %s, model %s, seed %llu, commit %s, "
                   "load %.2f s\n\n",
                   options.path.c_str(), g.num_vertices, static_cast<unsigned long long>(g.num_edges),
                   options.weights.c_str(), model_text.c_str(), static_cast<unsigned long long>(params.seed), git_commit,
                   load_seconds);
 #ifdef WF_HAVE_CUDA
-      if (gpu_available()) imm_profile(g, params, split(imm_eps), imm_runs);
+      if (gpu_available()) imm_profile(g, params, split(imm_eps), imm_runs, split(imm_finals));
 #endif
       return 0;
     }

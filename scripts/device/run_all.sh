@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds wildfire on the GPU machine and runs every GPU test and benchmark script in one call.
-# Usage (from the repository root, $OUT set): scripts/device/run_all.sh COMMIT [script ...]
+# Usage (from the repository root, $OUT set): [WF_BUILD_TARGETS="..."] scripts/device/run_all.sh COMMIT [script ...]
 # Default scripts: every scripts/device/<name>.sh except this one. Everything written under $OUT is
 # packed into $OUT/results.tar.gz at the end (the transfer takes only a few files).
 set -u
@@ -12,7 +12,10 @@ mkdir -p "$OUT"
 start=$(date +%s)
 cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DWF_GIT_COMMIT_OVERRIDE="$commit" > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
-if ! cmake --build build-device -j "$(nproc)" -- -k > "$OUT/build.log" 2>&1; then
+# WF_BUILD_TARGETS="t1 t2": build only those (a call that runs a few scripts need not build all).
+targets=()
+for t in ${WF_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+if ! cmake --build build-device -j "$(nproc)" "${targets[@]}" -- -k > "$OUT/build.log" 2>&1; then
   grep -E "error|Error" "$OUT/build.log" | head -40
 fi
 echo "build: $(( $(date +%s) - start )) s"

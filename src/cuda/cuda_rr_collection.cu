@@ -255,6 +255,8 @@ class cuda_rr_collection final : public rr_collection {
     p.members_indexed = selector_.members_indexed();
     p.small_sets = warp_ ? warp_->small_sets() : 0;
     p.small_deferred = warp_ ? warp_->small_deferred() : 0;
+    p.warp_expansions = warp_ ? warp_->expansions() : 0;
+    p.warp_expanded = warp_ ? warp_->expanded() : 0;
     p.index_seconds = selector_.index_seconds();
     p.fused_levels = fused_ ? fused_->profile().levels : 0;
     p.profiling = profiling_;

@@ -222,12 +222,13 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   for (std::uint64_t step = 0; step < wanted; ++step) {
     top_k_sum(top_sums + step);
     // A grid of a few blocks per SM strides over the counts: one atomic per block at the end.
-    kernels::argmax_count<<<std::min(blocks_for(n_), cover_grid_), kernels::cover_block_threads, 0, stream_>>>(
+    const unsigned argmax_blocks = std::min(blocks_for((std::uint64_t{n_} + 3) / 4), cover_grid_);  // 4 per thread
+    kernels::argmax_count<<<argmax_blocks, kernels::cover_block_threads, 0, stream_>>>(
         counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
     WF_CUDA_CHECK(cudaGetLastError());
     // The chosen vertex's list is unknown on the host: a grid of a few blocks per SM strides over
     // it (a grid sized by the number of sets would spend most of the step scheduling idle blocks).
-    kernels::cover_sets<<<std::min(blocks_for(store.num_sets() * 32), cover_grid_), kernels::cover_block_threads, 0,
+    kernels::cover_sets<<<std::min(blocks_for(store.num_sets()), cover_grid_), kernels::cover_block_threads, 0,
                           stream_>>>(
         best + step, index, store.offsets(), store.members(), covered_.data(),
         counts_.data(), flags_.data(), round_used_.data(), per_round, gained + step);

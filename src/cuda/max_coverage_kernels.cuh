@@ -85,11 +85,28 @@ __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* se
                              const std::uint32_t* round_used, std::uint32_t per_round, std::uint32_t k,
                              unsigned long long* best) {
   unsigned long long mine = 0;
-  for (std::uint64_t v = grid_thread_id(); v < n; v += grid_thread_count()) {
-    if (selected[v] == 0 && round_used[static_cast<std::uint32_t>(v) / per_round] < k) {
-      const unsigned long long packed = argmax_key(counts[v], v);
+  auto consider = [&](std::uint32_t v, std::uint32_t count, std::uint8_t is_selected) {
+    if (is_selected == 0 && round_used[v / per_round] < k) {
+      const unsigned long long packed = argmax_key(count, v);
       if (packed > mine) mine = packed;
     }
+  };
+  // Four vertices per load (the buffers come from cudaMalloc, 256-byte aligned): a quarter of the
+  // load instructions of a vertex per thread.
+  const std::uint32_t quads = n / 4;
+  const auto* counts4 = reinterpret_cast<const uint4*>(counts);
+  const auto* selected4 = reinterpret_cast<const uchar4*>(selected);
+  for (std::uint64_t q = grid_thread_id(); q < quads; q += grid_thread_count()) {
+    const uint4 c = counts4[q];
+    const uchar4 f = selected4[q];
+    const auto v = static_cast<std::uint32_t>(4 * q);
+    consider(v, c.x, f.x);
+    consider(v + 1, c.y, f.y);
+    consider(v + 2, c.z, f.z);
+    consider(v + 3, c.w, f.w);
+  }
+  for (std::uint64_t v = 4ULL * quads + grid_thread_id(); v < n; v += grid_thread_count()) {
+    consider(static_cast<std::uint32_t>(v), counts[v], selected[v]);
   }
   // One atomic per block: a per-warp atomicMax on one address serialises in L2 (tens of
   // thousands per step on a universe of millions).
@@ -104,9 +121,16 @@ __device__ __forceinline__ bool decode_best(unsigned long long packed, std::uint
   return true;
 }
 
-/// Warp per set in the chosen vertex's index lists (one per segment): a set not yet covered
-/// becomes covered and the counts of its members drop by one. `gained` counts the newly covered
-/// sets. The order in which sets are visited does not change the counts or the gain.
+/// The chosen vertex's index lists (one per segment): warp w takes list entries w, w + W, w + 2W,
+/// ... (W warps), 32 of them at a time, one per lane; each lane looks up its entry's set, and a set
+/// not yet covered becomes covered. The warp then lowers the counts of the members of its newly
+/// covered sets by one, set after set, with coalesced member reads. `gained` counts the newly
+/// covered sets. The order in which sets are visited does not change the counts or the gain. The
+/// lookups (list entry, flag, offsets) run for 32 sets at once: a warp that took one set after
+/// another waited on that chain of dependent loads per set. Entries are dealt W apart so that a
+/// short list still spreads over every warp. (A lane per set all the way, with uncoalesced member
+/// reads, measured slower, as did 32 consecutive entries per warp, which leaves most warps idle
+/// on a short list: LJ-like greedy 33 -> 94 ms, H100.)
 __global__ void cover_sets(const unsigned long long* best, index_segments index, const std::uint64_t* offsets,
                            const std::uint32_t* members, std::uint8_t* covered, std::uint32_t* counts,
                            std::uint8_t* selected, std::uint32_t* round_used, std::uint32_t per_round,
@@ -116,27 +140,46 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
   if (grid_thread_id() == 0) {
     selected[v] = 1;
     ++round_used[v / per_round];
+    // Every set holding v is covered after this step, so v's count ends at 0. It is set here, not
+    // decremented once per newly covered set: those atomics all hit one address (one per set of
+    // the step), which serialises them in L2.
+    counts[v] = 0;
   }
   const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warp = grid_thread_id() >> 5;
+  const std::uint64_t warps = grid_thread_count() >> 5;
   unsigned long long newly = 0;
   for (unsigned seg = 0; seg < index.count && seg < max_segments; ++seg) {
     const std::uint64_t begin = index.offsets[seg][v];
     const std::uint64_t end = index.offsets[seg][v + 1];
     const std::uint32_t* sets = index.sets[seg];
-    for (std::uint64_t i = begin + (grid_thread_id() >> 5); i < end; i += grid_thread_count() >> 5) {
-      const std::uint32_t s = sets[i];
-      // A set occurs once in v's lists (segments hold disjoint sets), so no other warp of this
-      // step touches covered[s].
-      const bool fresh = covered[s] == 0;
-      __syncwarp();
-      if (!fresh) continue;
-      if (lane == 0) {
-        covered[s] = 1;
-        ++newly;
+    for (std::uint64_t i = begin + warp; i < end; i += 32 * warps) {
+      const std::uint64_t entry = i + lane * warps;
+      std::uint64_t first = 0;
+      std::uint64_t last = 0;  // members [first, last) of this lane's newly covered set
+      if (entry < end) {
+        const std::uint32_t s = sets[entry];
+        // A set occurs once in v's lists (segments hold disjoint sets), so no other lane of this
+        // step touches covered[s].
+        if (covered[s] == 0) {
+          covered[s] = 1;
+          ++newly;
+          first = offsets[s];
+          last = offsets[s + 1];
+        }
       }
-      for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) atomicSub(counts + members[j], 1U);
+      for (unsigned fresh = __ballot_sync(warp_full_mask, last > first); fresh != 0; fresh &= fresh - 1) {
+        const int holder = __ffs(static_cast<int>(fresh)) - 1;
+        const std::uint64_t from = __shfl_sync(warp_full_mask, first, holder);
+        const std::uint64_t to = __shfl_sync(warp_full_mask, last, holder);
+        for (std::uint64_t j = from + lane; j < to; j += 32) {
+          const std::uint32_t u = members[j];
+          if (u != v) atomicSub(counts + u, 1U);
+        }
+      }
     }
   }
+  newly = warp_sum(newly);
   if (lane == 0 && newly != 0) atomicAdd(gained, newly);
 }
 

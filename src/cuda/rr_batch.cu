@@ -79,8 +79,8 @@ void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
                                               batch_offsets, count + 1, stream));
   WF_CUDA_CHECK(cudaMemsetAsync(num_big, 0, sizeof(unsigned long long), stream));
   kernels::gather_staged_sets<<<grid_for(count * 32, 256), 256, 0, stream>>>(
-      staged.arena.data(), staged.set_start.data(), batch_offsets, count, members_end(), gathered, big_begin, big_end,
-      num_big);
+      staged.arena.data(), staged.set_start.data(), batch_offsets, count, members_end(), gathered,
+      sort_big ? big_begin : nullptr, big_end, num_big);
   WF_CUDA_CHECK(cudaGetLastError());
   kernels::append_offsets<<<grid_for(count, 256), 256, 0, stream>>>(batch_offsets, count, num_members_,
                                                                      offsets_end());

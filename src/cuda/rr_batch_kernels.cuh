@@ -9,8 +9,8 @@ namespace wildfire::cuda::kernels {
 /// in sample order. A set of up to 32 members is sorted on the way, into `sorted` (the store):
 /// lane l holds member l and writes it at its rank, the number of smaller members (a set holds a
 /// member once; the padding 0xffffffff is no member, universes stay below 2^32). A larger set is
-/// copied to `unsorted` (a sorted store's gather buffer, else the store itself) and listed
-/// (batch-relative begin and end) for the segmented sort of a sorted store.
+/// copied to `unsorted` (a sorted store's gather buffer, else the store itself) and, where
+/// `big_begin` is given (a sorted store), listed (begin and end) for the segmented sort.
 __global__ void gather_staged_sets(const std::uint32_t* arena, const std::uint64_t* set_start,
                                    const std::uint64_t* batch_offsets, std::uint64_t count, std::uint32_t* sorted,
                                    std::uint32_t* unsorted, std::uint64_t* big_begin, std::uint64_t* big_end,
@@ -29,7 +29,7 @@ __global__ void gather_staged_sets(const std::uint32_t* arena, const std::uint64
       if (lane < size) sorted[to + rank] = x;
     } else {
       for (std::uint64_t k = lane; k < size; k += 32) unsorted[to + k] = arena[from + k];
-      if (lane == 0) {
+      if (lane == 0 && big_begin != nullptr) {
         const unsigned long long at = atomicAdd(num_big, 1ULL);
         big_begin[at] = to;
         big_end[at] = to + size;

@@ -76,6 +76,8 @@ kernels::warp_sampler_args warp_sampler::args(std::uint64_t first_id, const std:
   a.num_deferred = &counters_.data()->num_deferred;
   a.flags = &counters_.data()->flags;
   a.edges_examined = &counters_.data()->edges_examined;
+  a.expansions = &counters_.data()->expansions;
+  a.expanded = &counters_.data()->expanded;
   a.blocks = blocks_;
   a.records = records_.data();
   return a;
@@ -160,12 +162,14 @@ void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double ex
     grow_buffer(retry_items_, *budget_, redo, 0, stream_, "warp-sampler retry list");
     WF_CUDA_CHECK(cudaMemcpyAsync(retry_items_.data(), deferred_.data(), redo * sizeof(std::uint32_t),
                                   cudaMemcpyDeviceToDevice, stream_));
-    // Keep the arena tail and the examined-edge count; restart the work counter and the flags.
+    // Keep the arena tail and the work counts; restart the work counter and the flags.
     WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned), stream_));
     launch(first_id, retry_items_.data(), redo, big_first || (seen.flags & kernels::flag_stage_overflow) != 0, staged);
   }
   staged.arena_used = host_counters_->arena_tail;
   edges_examined_ += host_counters_->edges_examined;
+  expansions_ += host_counters_->expansions;
+  expanded_ += host_counters_->expanded;
 }
 
 }  // namespace wildfire::cuda

@@ -42,6 +42,10 @@ class warp_sampler {
   /// Sets the thread-per-sample pass finished, and those it handed to the warp kernel.
   std::uint64_t small_sets() const noexcept { return small_sets_; }
   std::uint64_t small_deferred() const noexcept { return small_deferred_; }
+  /// IC: the warp kernel's expansion rounds (each expands up to 32 queued vertices) and the
+  /// vertices it expanded; their ratio is how full a round is.
+  std::uint64_t expansions() const noexcept { return expansions_; }
+  std::uint64_t expanded() const noexcept { return expanded_; }
 
  private:
   struct counters {
@@ -51,6 +55,8 @@ class warp_sampler {
     unsigned pad;
     unsigned long long arena_tail;
     unsigned long long edges_examined;
+    unsigned long long expansions;
+    unsigned long long expanded;
   };
   kernels::warp_sampler_args args(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, rr_staging& staged);
   void launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged);
@@ -77,6 +83,8 @@ class warp_sampler {
   device_buffer<counters> counters_;
   counters* host_counters_ = nullptr;  // pinned
   std::uint64_t edges_examined_ = 0;
+  std::uint64_t expansions_ = 0;
+  std::uint64_t expanded_ = 0;
   std::uint64_t retries_ = 0;
   std::uint64_t small_sets_ = 0;
   std::uint64_t small_deferred_ = 0;

@@ -81,6 +81,8 @@ struct warp_sampler_args {
   unsigned* num_deferred;
   unsigned* flags;                     // flag_* bits
   unsigned long long* edges_examined;
+  unsigned long long* expansions;      // IC: expansion rounds (one per up to 32 queued vertices)
+  unsigned long long* expanded;        // IC: vertices expanded by those rounds
   ic_block_view blocks;                // IC: the block plan of the graph (device pointers)
   const ic_vertex_record* records;     // IC: per vertex
 };
@@ -106,6 +108,8 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
   std::uint32_t* visited = a.visited + warp_id * a.words_per_warp;
   const std::uint64_t capacity = shared_members_per_warp + a.stage_capacity;
   std::uint64_t examined = 0;
+  std::uint64_t expansions = 0;
+  std::uint64_t expanded = 0;
 
   for (;;) {
     unsigned item = 0;
@@ -162,6 +166,8 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
             items = block != 0 ? (r.degree - 1U) / r.block + 1U : degree;
           }
           examined += degree;  // edges examined: the whole in-degree, whichever rule draws it
+          ++expansions;
+          expanded += batch;
           head += batch;
           warp_expand(items, lane, [&](unsigned owner, std::uint64_t r, bool valid) {
             const std::uint64_t owner_begin = __shfl_sync(full_warp, begin, owner);
@@ -300,6 +306,10 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
 
   examined = warp_sum(examined);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+  if (lane == 0 && expansions != 0) {
+    atomicAdd(a.expansions, static_cast<unsigned long long>(expansions));
+    atomicAdd(a.expanded, static_cast<unsigned long long>(expanded));
+  }
 }
 
 }  // namespace wildfire::cuda::kernels
