@@ -15,13 +15,10 @@ gen=.carry/tools/gen_powerlaw.py
 budget=${WF_AMCSS_LJ_SECONDS:-540}
 first=${WF_AMCSS_FIRST:-0}
 merit_r=${WF_AMCSS_MERIT_R:-2}
-graph=/tmp/wf_lj_like.wfg
-wf_gen_like lj /tmp/wf_lj_like.txt "$out/gen.log"; gen_pid=$!
+graph=$build/graphs/lj_like.wfg  # the binary form loads in seconds, once per row
+wf_wc_graph_start lj "$graph" "$out"
 wf_build --fatal amcss_bench wildfire
-wait $gen_pid
-# The binary form loads in seconds, once per row.
-$build/apps/wildfire/wildfire convert -i /tmp/wf_lj_like.txt -w wc -o "$graph" > "$out/convert.log" 2>&1
-rm -f /tmp/wf_lj_like.txt
+wf_wc_graph_finish "$graph" "$out"
 echo "built and graph ready after $(elapsed) s"
 bench=$build/bench/amcss_bench
 common=(-i "$graph" -w wc --name lj_like --models IC --batches 16 --etas 5000 -p 16 --round-log --first-realization "$first")

@@ -9,13 +9,13 @@
 # profiled breakdown of each.
 set -u
 source scripts/device/lib/common.sh
-out="$OUT/imm-ab"; mkdir -p "$out" "$build/graphs"
+out="$OUT/imm-ab"; mkdir -p "$out"
 gen=.carry/tools/gen_powerlaw.py
 lj=$build/graphs/lj_like.wfg
 variants=()
 for dir in .carry/ab/*/; do [[ -d $dir ]] && variants+=("$(basename "$dir")"); done
 ((${#variants[@]} > 0)) || { echo "no .carry/ab/NAME trees: nothing to compare with"; exit 1; }
-[[ -s $lj ]] || { wf_gen_like lj /tmp/wf_ab_lj.txt "$out/gen_lj.log"; gen_pid=$!; }
+wf_wc_graph_start lj "$lj" "$out"
 pids=()
 for name in "${variants[@]}"; do
   # flock: a command may have started this build before run_all.sh (the same lines, the same lock).
@@ -31,11 +31,7 @@ for i in "${!variants[@]}"; do
   wait "${pids[$i]}" || { echo "variant ${variants[$i]} failed to build"; grep -E "error" "$out/build_${variants[$i]}.log" | head; }
 done
 echo "variants built after $(elapsed) s"
-if [[ ! -s $lj ]]; then
-  wait "$gen_pid"
-  $build/apps/wildfire/wildfire convert -i /tmp/wf_ab_lj.txt -w wc -o "$lj" > "$out/convert.log" 2>&1
-  rm -f /tmp/wf_ab_lj.txt
-fi
+wf_wc_graph_finish "$lj" "$out"
 export CUDA_MODULE_LOADING=EAGER
 for graph in epinions lj; do
   input=$lj; runs=3
@@ -43,7 +39,7 @@ for graph in epinions lj; do
   for side in "${variants[@]}" new; do
     bench=$build/bench/gpu_sampling_bench; [[ $side != new ]] && bench=build-ab-$side/bench/gpu_sampling_bench
     [[ -x $bench ]] || continue
-    timeout 90 $bench "$input" --imm 0.05 --imm-runs $runs > "$out/${side}_$graph.md" 2> "$out/${side}_$graph.err"
+    timeout 90 "$bench" "$input" --imm 0.05 --imm-runs $runs > "$out/${side}_$graph.md" 2> "$out/${side}_$graph.err"
     echo "$side $graph (exit $?): reused Samp+Sel ms" \
       "$(awk -F'|' '$3 ~ /reused/ && $4 !~ /profiled/ { printf "%s", $6 }' "$out/${side}_$graph.md");" \
       "fresh $(awk -F'|' '$3 ~ /fresh/ && $4 !~ /profiled/ { printf "%s", $6 }' "$out/${side}_$graph.md")"

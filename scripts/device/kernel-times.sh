@@ -6,14 +6,10 @@
 # $OUT/kernel-times/{epinions,lj}.{csv,md} and prints the tables.
 set -u
 source scripts/device/lib/common.sh
-out="$OUT/kernel-times"; mkdir -p "$out" "$build/graphs"
+out="$OUT/kernel-times"; mkdir -p "$out"
 gen=.carry/tools/gen_powerlaw.py
 lj=$build/graphs/lj_like.wfg
-if [[ ! -s $lj ]]; then
-  wf_gen_like lj /tmp/wf_kt_lj.txt "$out/gen.log"; wait $!
-  $build/apps/wildfire/wildfire convert -i /tmp/wf_kt_lj.txt -w wc -o "$lj" > "$out/convert.log" 2>&1
-  rm -f /tmp/wf_kt_lj.txt
-fi
+wf_wc_graph_start lj "$lj" "$out"; wf_wc_graph_finish "$lj" "$out"
 export CUDA_MODULE_LOADING=EAGER
 for graph in epinions lj; do
   input=$lj; [[ $graph == epinions ]] && input=.carry/data/soc-Epinions1.txt.gz

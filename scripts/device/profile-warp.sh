@@ -9,12 +9,8 @@ set -u
 source scripts/device/lib/common.sh
 out="$OUT/profile-warp"; mkdir -p "$out"
 gen=.carry/tools/gen_powerlaw.py
-graph=/tmp/wf_lj_like.wfg
-if [[ ! -s $graph ]]; then
-  wf_gen_like lj /tmp/wf_lj_like.txt "$out/gen.log"; wait $!
-  $build/apps/wildfire/wildfire convert -i /tmp/wf_lj_like.txt -w wc -o "$graph" > "$out/convert.log" 2>&1
-  rm -f /tmp/wf_lj_like.txt
-fi
+graph=$build/graphs/lj_like.wfg
+wf_wc_graph_start lj "$graph" "$out"; wf_wc_graph_finish "$graph" "$out"
 echo "graph ready after $(elapsed) s"
 timeout 240 ncu --kernel-name regex:'warp_rr_sets|small_rr_sets' --launch-count 4 \
   --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \

@@ -43,3 +43,21 @@ wf_gen_like() {
   set -- "$2" "$3" $size
   ( python3 "$gen" --n "$3" --m "$4" --seed 1 --out "$1" > "$2" 2>&1 ) &
 }
+
+# The graph the size of NAME with weighted-cascade weights in the binary format, made once per
+# machine (kept under $build/graphs while the machine stays up):
+#   wf_wc_graph_start NAME WFG LOGDIR   starts the generator unless WFG exists (overlap a build)
+#   wf_wc_graph_finish WFG LOGDIR       waits for it and converts with $build's wildfire
+wf_wc_graph_start() {
+  wf_wc_graph_pid=
+  [[ -s $2 ]] && return 0
+  mkdir -p "$(dirname "$2")"
+  wf_gen_like "$1" "$2.txt" "$3/gen_$1.log"; wf_wc_graph_pid=$!
+}
+wf_wc_graph_finish() {
+  [[ -n ${wf_wc_graph_pid:-} ]] || return 0
+  wait "$wf_wc_graph_pid"
+  $build/apps/wildfire/wildfire convert -i "$1.txt" -w wc -o "$1" > "$2/convert.log" 2>&1
+  rm -f "$1.txt"
+  wf_wc_graph_pid=
+}
