@@ -106,8 +106,8 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
               std::string(to_string(params.model)).c_str());
   std::printf("| eps | final sets | run | theta | Samp+Sel ms | sampling ms | selection ms | generate calls | flushes | "
               "sampler batches | small sets | deferred | selects | index segments | rebuilds | members indexed | traversal ms | "
-              "store ms | index ms | greedy ms | first seeds | warp vertices per round |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "store ms | index ms | greedy ms | first seeds | warp vertices per round | warp relaunches |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& eps_text : eps_list) {
     for (const std::string& final_sets : finals) {
       const bool reuse = final_sets == "reused";
@@ -130,7 +130,7 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
           seeds.append(std::to_string(r.selection.seeds[i]));
         }
         std::printf("| %s | %s | %s | %llu | %.2f | %.2f | %.2f | %llu | %llu | %llu | %llu | %llu | %llu | %llu | "
-                    "%llu | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.1f |\n",
+                    "%llu | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %llu |\n",
                     eps_text.c_str(), reuse ? "reused" : "fresh",
                     profiled ? "profiled" : std::to_string(run + 1).c_str(), static_cast<unsigned long long>(r.theta),
                     1e3 * (s.sampling_seconds + s.selection_seconds), 1e3 * s.sampling_seconds,
@@ -142,7 +142,8 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
                     1e3 * p.traversal_seconds, 1e3 * p.store_seconds, 1e3 * p.index_seconds, 1e3 * p.greedy_seconds,
                     seeds.c_str(),
                     p.warp_expansions == 0 ? 0.0
-                                           : static_cast<double>(p.warp_expanded) / static_cast<double>(p.warp_expansions));
+                                           : static_cast<double>(p.warp_expanded) / static_cast<double>(p.warp_expansions),
+                    static_cast<unsigned long long>(p.warp_retries));
         std::fflush(stdout);
       }
     }

@@ -43,7 +43,7 @@ for graph in epinions lj; do
     echo "$side $graph (exit $?): reused Samp+Sel ms" \
       "$(awk -F'|' '$3 ~ /reused/ && $4 !~ /profiled/ { printf "%s", $6 }' "$out/${side}_$graph.md");" \
       "fresh $(awk -F'|' '$3 ~ /fresh/ && $4 !~ /profiled/ { printf "%s", $6 }' "$out/${side}_$graph.md")"
-    awk -F'|' '$4 ~ /profiled/ { printf "  %s profiled: Samp+Sel%s, traversal%s, store%s, index%s, greedy%s ms; seeds%s; warp vertices/round%s\n", $3, $6, $18, $19, $20, $21, $22, $23 }' \
+    awk -F'|' '$4 ~ /profiled/ { printf "  %s profiled: Samp+Sel%s, traversal%s, store%s, index%s, greedy%s ms; seeds%s; warp vertices/round%s; relaunches%s\n", $3, $6, $18, $19, $20, $21, $22, $23, $24 }' \
       "$out/${side}_$graph.md"
   done
 done

@@ -257,6 +257,7 @@ class cuda_rr_collection final : public rr_collection {
     p.small_deferred = warp_ ? warp_->small_deferred() : 0;
     p.warp_expansions = warp_ ? warp_->expansions() : 0;
     p.warp_expanded = warp_ ? warp_->expanded() : 0;
+    p.warp_retries = warp_ ? warp_->retries() : 0;
     p.index_seconds = selector_.index_seconds();
     p.fused_levels = fused_ ? fused_->profile().levels : 0;
     p.profiling = profiling_;

@@ -58,6 +58,7 @@ struct cuda_collection_profile {
   std::uint64_t small_deferred = 0;    // sets it handed to the warp kernel (too large for a lane)
   std::uint64_t warp_expansions = 0;   // IC warp kernel: expansion rounds (up to 32 queued vertices each)
   std::uint64_t warp_expanded = 0;     // the vertices those rounds expanded
+  std::uint64_t warp_retries = 0;      // warp-kernel launches after a batch's first pass (deferred or redone sets)
   double traversal_seconds = 0;        // sampler kernels (warp or fused, retries included)
   double store_seconds = 0;            // staged sets into the store (scan, gather, per-set sort)
   double index_seconds = 0;            // index updates inside select

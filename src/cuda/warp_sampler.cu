@@ -2,6 +2,7 @@
 #include "cuda/warp_sampler.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "cuda/warp_sampler_kernels.cuh"
 #include "cuda/resident_grid.hpp"
@@ -12,6 +13,10 @@ namespace {
 
 /// Members per warp in global memory on the first pass; larger sets take the retry path.
 constexpr std::uint64_t default_stage_capacity = 16384;
+/// Mean members of a deferred set before the warp kernel has stored any: sets the lane pass hands
+/// on hold more than 32 members, and under weighted cascade on LiveJournal-sized graphs about 675
+/// (IMM, eps 0.05). Too low a guess costs a traversal of every set that finds the arena full.
+constexpr double first_deferred_mean = 1024;
 
 }  // namespace
 
@@ -24,6 +29,8 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   const std::uint64_t max_warps =
       std::uint64_t{resident_grid(kernel_, kernels::warp_sampler_block_threads)} * kernels::warp_sampler_warps_per_block;
   if (params.model == diffusion_model::ic && graph.num_vertices > 0) {
+    WF_EXPECTS(graph.num_edges < (std::uint64_t{1} << kernels::record_begin_bits), "graph",
+               "the GPU IC sampler holds in-CSR positions in 40 bits: at most 2^40 edges");
     records_ = device_buffer<kernels::ic_vertex_record>(budget, graph.num_vertices, "warp-sampler vertex records");
     const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>((graph.num_vertices + 255) / 256, 65535));
     kernels::build_ic_vertex_records<<<grid, 256, 0, stream>>>(graph, blocks, records_.data());
@@ -70,6 +77,9 @@ kernels::warp_sampler_args warp_sampler::args(std::uint64_t first_id, const std:
   a.arena = staged.arena.data();
   a.arena_capacity = staged.arena.size();
   a.arena_tail = &counters_.data()->arena_tail;
+  a.lost_members = &counters_.data()->lost_members;
+  a.warp_members = &counters_.data()->warp_members;
+  a.warp_sets = &counters_.data()->warp_sets;
   a.set_start = staged.set_start.data();
   a.set_size = staged.set_size.data();
   a.deferred = deferred_.data();
@@ -143,8 +153,20 @@ void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double ex
   // Single-round IC: a lane per sample first; the sets it cannot hold come back deferred.
   if (small_blocks_ != 0 && !big_first) {
     launch_small(first_id, static_cast<std::uint32_t>(count), staged);
-    small_deferred_ += host_counters_->num_deferred;
-    small_sets_ += count - host_counters_->num_deferred;
+    const std::uint64_t deferred = host_counters_->num_deferred;
+    small_deferred_ += deferred;
+    small_sets_ += count - deferred;
+    // The deferred sets are the large ones: room for them from the warp kernel's sets so far,
+    // before a set that finds the arena full has to be traversed again. A guess, so at most an
+    // eighth of the free budget; the retries below still catch a shortfall.
+    const double deferred_mean = warp_sets_ > 0 ? static_cast<double>(warp_members_) / static_cast<double>(warp_sets_)
+                                                : first_deferred_mean;
+    const std::uint64_t tail = host_counters_->arena_tail;
+    const std::uint64_t room = std::min<std::uint64_t>(
+        tail + static_cast<std::uint64_t>(deferred_mean * 1.25 * static_cast<double>(deferred)) + (1ULL << 16),
+        staged.arena.size() + budget_->available_bytes() / 8 / sizeof(std::uint32_t));
+    if (deferred > 0 && room > staged.arena.size())
+      grow_buffer(staged.arena, *budget_, room, std::min<std::uint64_t>(tail, staged.arena.size()), stream_, "RR batch arena");
   } else {
     launch(first_id, nullptr, static_cast<std::uint32_t>(count), big_first, staged);
   }
@@ -154,22 +176,27 @@ void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double ex
     const std::uint32_t redo = seen.num_deferred;
     if ((seen.flags & kernels::flag_arena_overflow) != 0) {
       // Keep what was written below the old capacity; reserve room for the lost sets beyond the
-      // tail (failed reservations advanced it too).
-      const std::uint64_t need = seen.arena_tail + static_cast<std::uint64_t>(mean * redo) + (1ULL << 16);
+      // tail (failed reservations advanced it too). A set is a pure function of its id, so the
+      // lost sets need exactly lost_members again; the mean covers sets deferred for their size.
+      const std::uint64_t need =
+          seen.arena_tail + seen.lost_members + static_cast<std::uint64_t>(mean * redo) + (1ULL << 16);
       grow_buffer(staged.arena, *budget_, std::max<std::uint64_t>(need, staged.arena.size() * 2), staged.arena.size(),
                   stream_, "RR batch arena");
     }
     grow_buffer(retry_items_, *budget_, redo, 0, stream_, "warp-sampler retry list");
     WF_CUDA_CHECK(cudaMemcpyAsync(retry_items_.data(), deferred_.data(), redo * sizeof(std::uint32_t),
                                   cudaMemcpyDeviceToDevice, stream_));
-    // Keep the arena tail and the work counts; restart the work counter and the flags.
-    WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned), stream_));
+    // Keep the arena tail and the work counts; restart the work counter, the flags and the lost
+    // members.
+    WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, offsetof(counters, arena_tail), stream_));
     launch(first_id, retry_items_.data(), redo, big_first || (seen.flags & kernels::flag_stage_overflow) != 0, staged);
   }
   staged.arena_used = host_counters_->arena_tail;
   edges_examined_ += host_counters_->edges_examined;
   expansions_ += host_counters_->expansions;
   expanded_ += host_counters_->expanded;
+  warp_members_ += host_counters_->warp_members;
+  warp_sets_ += host_counters_->warp_sets;
 }
 
 }  // namespace wildfire::cuda

@@ -49,14 +49,19 @@ class warp_sampler {
 
  private:
   struct counters {
+    // Restarted by every launch:
     unsigned next_item;
     unsigned num_deferred;
     unsigned flags;
     unsigned pad;
+    unsigned long long lost_members;
+    // Kept over a batch's launches:
     unsigned long long arena_tail;
     unsigned long long edges_examined;
     unsigned long long expansions;
     unsigned long long expanded;
+    unsigned long long warp_members;
+    unsigned long long warp_sets;
   };
   kernels::warp_sampler_args args(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, rr_staging& staged);
   void launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged);
@@ -88,6 +93,8 @@ class warp_sampler {
   std::uint64_t retries_ = 0;
   std::uint64_t small_sets_ = 0;
   std::uint64_t small_deferred_ = 0;
+  std::uint64_t warp_members_ = 0;  // members of the sets the warp kernel stored, all batches
+  std::uint64_t warp_sets_ = 0;
 };
 
 }  // namespace wildfire::cuda

@@ -33,14 +33,31 @@ inline constexpr std::uint32_t lane_slot_stride = block_cdf_length + 1;
 inline constexpr unsigned flag_stage_overflow = 1U;  // a set outgrew shared + per-warp global room
 inline constexpr unsigned flag_arena_overflow = 2U;  // the batch arena was full
 
-/// What expanding an IC vertex needs first, in one 16-byte load: its in-CSR range and its block
-/// size (0: per-edge rule). Replaces two dependent reads (offsets, then the first in-threshold
-/// for the block size) on every BFS step's critical path.
+/// What expanding an IC vertex needs first, in one 16-byte load: its in-CSR range, its block size
+/// (0: per-edge rule) and its block class. Replaces three reads (offsets, the first in-threshold
+/// for the block size, the class) on every BFS step's critical path; the traversal is bound by
+/// how many random sectors it reads, so the class rides in the top bits of the begin.
 struct alignas(16) ic_vertex_record {
-  std::uint64_t begin;
-  std::uint32_t degree;  // in-degree (< 2^32: sources are 32-bit vertex ids)
-  std::uint32_t block;   // ic_block_size under the block rule, else 0
+  std::uint64_t begin_class;  // in-CSR begin (low record_begin_bits) | block class (the rest)
+  std::uint32_t degree;       // in-degree (< 2^32: sources are 32-bit vertex ids)
+  std::uint32_t block;        // ic_block_size under the block rule, else 0
 };
+
+/// In-CSR positions below 2^40 (a trillion edges: more than any GPU holds); classes from
+/// 2^24 - 1 up are read from the block plan instead (record_class_unpacked).
+inline constexpr unsigned record_begin_bits = 40;
+inline constexpr std::uint32_t record_class_unpacked = (1U << (64 - record_begin_bits)) - 1U;
+
+__device__ __forceinline__ std::uint64_t record_begin(const ic_vertex_record& r) {
+  return r.begin_class & ((std::uint64_t{1} << record_begin_bits) - 1U);
+}
+
+/// The block class of a block-rule vertex v (r.block != 0) with record r.
+__device__ __forceinline__ std::uint32_t record_class(const ic_vertex_record& r, const ic_block_view& blocks,
+                                                      std::uint32_t v) {
+  const auto packed = static_cast<std::uint32_t>(r.begin_class >> record_begin_bits);
+  return packed != record_class_unpacked ? packed : blocks.vertex_class[v];
+}
 
 /// records[v] for every vertex (IC; the class comes from the block plan).
 __global__ void build_ic_vertex_records(graph_view g, ic_block_view blocks, ic_vertex_record* records) {
@@ -49,12 +66,13 @@ __global__ void build_ic_vertex_records(graph_view g, ic_block_view blocks, ic_v
        v += stride) {
     const std::uint64_t begin = g.in_offsets[v];
     const std::uint64_t degree = g.in_offsets[v + 1] - begin;
+    const std::uint32_t cls = blocks.vertex_class[v];
+    const std::uint32_t packed = cls < record_class_unpacked ? cls : record_class_unpacked;
     ic_vertex_record r;
-    r.begin = begin;
+    r.begin_class = begin | (std::uint64_t{packed} << record_begin_bits);
     r.degree = static_cast<std::uint32_t>(degree);
-    r.block = blocks.vertex_class[v] == per_edge_class
-                  ? 0U
-                  : static_cast<std::uint32_t>(ic_block_size(degree, g.in_thresholds[begin]));  // <= degree
+    r.block = cls == per_edge_class ? 0U
+                                    : static_cast<std::uint32_t>(ic_block_size(degree, g.in_thresholds[begin]));  // <= degree
     records[v] = r;
   }
 }
@@ -75,6 +93,9 @@ struct warp_sampler_args {
   std::uint32_t* arena;                // the batch's members, set after set
   std::uint64_t arena_capacity;
   unsigned long long* arena_tail;
+  unsigned long long* lost_members;    // members of the sets that found the arena full (redone)
+  unsigned long long* warp_members;    // members of the sets the warp kernel stored, and
+  unsigned long long* warp_sets;       // their number (size the arena for the next deferred sets)
   std::uint64_t* set_start;            // per batch-local index
   std::uint64_t* set_size;
   std::uint32_t* deferred;             // batch-local indices that must be sampled again
@@ -110,6 +131,8 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
   std::uint64_t examined = 0;
   std::uint64_t expansions = 0;
   std::uint64_t expanded = 0;
+  std::uint64_t stored_members = 0;  // lane 0
+  std::uint64_t stored_sets = 0;     // lane 0
 
   for (;;) {
     unsigned item = 0;
@@ -157,9 +180,9 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
           std::uint32_t cls = per_edge_class;
           if (lane < batch) {
             const std::uint32_t v = *member_slot(shared, stage, head + lane) - offset;
-            const ic_vertex_record r = a.records[v];  // in parallel with the class
-            cls = a.blocks.vertex_class[v];
-            begin = r.begin;
+            const ic_vertex_record r = a.records[v];
+            begin = record_begin(r);
+            if (r.block != 0) cls = record_class(r, a.blocks, v);
             degree = r.degree;
             block = r.block;
             // Block-rule vertices have degree >= 2 and block >= 1.
@@ -292,6 +315,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
       if (base + size > a.arena_capacity) {
         if (lane == 0) {
           a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+          atomicAdd(a.lost_members, static_cast<unsigned long long>(size));
           atomicOr(a.flags, flag_arena_overflow);
         }
       } else {
@@ -299,6 +323,8 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
         if (lane == 0) {
           a.set_start[local] = base;
           a.set_size[local] = size;
+          stored_members += size;
+          ++stored_sets;
         }
       }
     }
@@ -309,6 +335,10 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
   if (lane == 0 && expansions != 0) {
     atomicAdd(a.expansions, static_cast<unsigned long long>(expansions));
     atomicAdd(a.expanded, static_cast<unsigned long long>(expanded));
+  }
+  if (lane == 0 && stored_sets != 0) {
+    atomicAdd(a.warp_members, static_cast<unsigned long long>(stored_members));
+    atomicAdd(a.warp_sets, static_cast<unsigned long long>(stored_sets));
   }
 }
 

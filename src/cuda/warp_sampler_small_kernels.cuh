@@ -95,8 +95,7 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
     if (active && !overflow && head < size) {
       const std::uint32_t v = queue[head++ * small_block_threads];
       const ic_vertex_record r = a.records[v];
-      const std::uint32_t cls = a.blocks.vertex_class[v];
-      const std::uint64_t begin = r.begin;
+      const std::uint64_t begin = record_begin(r);
       const std::uint64_t degree = r.degree;
       const std::uint64_t end = begin + degree;
       set_examined += degree;  // the whole in-degree, whichever rule draws it (as the warp path)
@@ -118,6 +117,7 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
         }
       } else {
         const std::uint64_t block = r.block;
+        const std::uint32_t cls = record_class(r, a.blocks, v);
         if ((r.degree - 1U) / r.block + 1U > small_max_items) {
           overflow = true;
         } else {
@@ -164,6 +164,7 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
         const std::uint64_t start = base + (inclusive - mine);
         if (start + size > a.arena_capacity) {
           a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+          atomicAdd(a.lost_members, static_cast<unsigned long long>(size));
           atomicOr(a.flags, flag_arena_overflow);
         } else {
           for (std::uint32_t i = 0; i < size; ++i) a.arena[start + i] = queue[i * small_block_threads];
