@@ -102,12 +102,14 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
   std::printf("IMM k = 50 on the GPU (%s). Samp+Sel = sampling + selection seconds of the collection (graph on the "
               "device). `profiled`: every part ends with a stream synchronisation, so the parts hold their own "
               "kernels (the run is slightly slower). traversal = sampler kernels, store = staged sets into the "
-              "store, index = vertex-to-sets index segments, greedy = the rest of select.\n\n",
+              "store, index = vertex-to-sets index segments, greedy = the rest of select; candidate selects "
+              "(fallbacks): greedy runs over candidates only, and those run again with more candidates.\n\n",
               std::string(to_string(params.model)).c_str());
   std::printf("| eps | final sets | run | theta | Samp+Sel ms | sampling ms | selection ms | generate calls | flushes | "
               "sampler batches | small sets | deferred | selects | index segments | rebuilds | members indexed | traversal ms | "
-              "store ms | index ms | greedy ms | first seeds | warp vertices per round | warp relaunches |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "store ms | index ms | greedy ms | first seeds | warp vertices per round | warp relaunches | candidate selects "
+              "(fallbacks) |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& eps_text : eps_list) {
     for (const std::string& final_sets : finals) {
       const bool reuse = final_sets == "reused";
@@ -130,7 +132,7 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
           seeds.append(std::to_string(r.selection.seeds[i]));
         }
         std::printf("| %s | %s | %s | %llu | %.2f | %.2f | %.2f | %llu | %llu | %llu | %llu | %llu | %llu | %llu | "
-                    "%llu | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %llu |\n",
+                    "%llu | %llu | %.2f | %.2f | %.2f | %.2f | %s | %.1f | %llu | %llu (%llu) |\n",
                     eps_text.c_str(), reuse ? "reused" : "fresh",
                     profiled ? "profiled" : std::to_string(run + 1).c_str(), static_cast<unsigned long long>(r.theta),
                     1e3 * (s.sampling_seconds + s.selection_seconds), 1e3 * s.sampling_seconds,
@@ -143,7 +145,8 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
                     seeds.c_str(),
                     p.warp_expansions == 0 ? 0.0
                                            : static_cast<double>(p.warp_expanded) / static_cast<double>(p.warp_expansions),
-                    static_cast<unsigned long long>(p.warp_retries));
+                    static_cast<unsigned long long>(p.warp_retries), static_cast<unsigned long long>(p.candidate_selects),
+                    static_cast<unsigned long long>(p.candidate_fallbacks));
         std::fflush(stdout);
       }
     }

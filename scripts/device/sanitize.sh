@@ -6,7 +6,8 @@
 # multiprocessors (src/cuda/resident_grid.hpp), so the tools do not spend their time on thousands
 # of idle blocks. Run from the repository root with build-device built (run_all.sh builds it);
 # about 7 minutes (WF_SANITIZE_BUDGET_S, default 420). Writes $OUT/sanitize/*.log and prints one
-# line per run: the tool, the tests, the exit code and the tool's summary.
+# line per run: the tool, the tests, the exit code and the tool's summary. WF_SANITIZE_ONLY=REGEX
+# runs only the checks whose "tool filter" matches.
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/sanitize"; mkdir -p "$out"
@@ -18,6 +19,7 @@ failed=0
 check() {
   local tool=$1 binary=$2 filter=$3 limit=$4 sms=${5:-1}
   local left=$((budget - $(elapsed)))
+  [[ -n ${WF_SANITIZE_ONLY:-} && ! "$tool $filter" =~ $WF_SANITIZE_ONLY ]] && return
   local name="${tool}_${binary#wildfire_}_$(echo "$filter" | tr -c 'A-Za-z0-9' '_' | cut -c1-60)"
   if ((left < limit)); then
     echo "$tool $binary $filter: skipped ($left s left)"; failed=1; return
@@ -39,6 +41,7 @@ check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the
 # Memcheck: the same families plus the retry and error paths.
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60
 check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaStreamed.EqualsFlatOnHubGraphs:CudaSpreadSimulator.RejectsBadInput' 60
+check memcheck wildfire_cuda_gpu_tests 'CudaIncremental.Candidate*:CudaIncremental.SegmentedIndexEqualsCpuGreedy' 90
 check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 60 4
 echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(elapsed) s"
 exit $failed

@@ -41,10 +41,37 @@ std::uint64_t sort_min_members_from_environment() {
   return text != nullptr ? std::strtoull(text, nullptr, 10) : default_sort_min_members;
 }
 
+/// The greedy keeps exact counts for this many candidates (greedy_candidates.hpp) on universes of
+/// at least default_candidate_universe elements (below, scanning every count costs little).
+/// LJ-like's IMM (k = 50) needs 5,746 of them. WF_GREEDY_CANDIDATES=T sets T for every universe
+/// larger than T (the tests take candidates on small graphs); 0 turns candidates off.
+constexpr std::uint32_t default_candidates = 8192;
+constexpr std::uint32_t default_candidate_universe = 1U << 18;
+
+/// WF_COVER_CHUNKS=1 or 0 makes every cover step deal the members of large sets in chunks, or
+/// none (the tests take both paths on small graphs); unset, collections with a mean set of at
+/// least kernels::chunked_mean_set members take chunks.
+int cover_chunks_from_environment() {
+  const char* text = std::getenv("WF_COVER_CHUNKS");
+  return text == nullptr ? -1 : std::atoi(text) != 0;
+}
+
+std::uint32_t candidate_limit_from_environment(std::uint32_t universe) {
+  if (const char* text = std::getenv("WF_GREEDY_CANDIDATES"); text != nullptr) {
+    return static_cast<std::uint32_t>(std::min<unsigned long long>(std::strtoull(text, nullptr, 10), universe));
+  }
+  return universe >= default_candidate_universe ? default_candidates : 0;
+}
+
 }  // namespace
 
 device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budget& budget, cudaStream_t stream)
-    : n_(num_vertices), budget_(&budget), stream_(stream), sort_min_members_(sort_min_members_from_environment()) {
+    : n_(num_vertices),
+      budget_(&budget),
+      stream_(stream),
+      candidate_limit_(candidate_limit_from_environment(num_vertices)),
+      cover_chunks_(cover_chunks_from_environment()),
+      sort_min_members_(sort_min_members_from_environment()) {
   cover_grid_ = multiprocessor_count() * 8;
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
@@ -160,6 +187,8 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
              "the universe must hold the same number of elements in every round");
   WF_EXPECTS(store.num_sets() < std::numeric_limits<std::uint32_t>::max(), "theta",
              "at most 2^32 - 2 RR sets can be selected over");
+  WF_EXPECTS(preselected.empty() || (rounds == 1 && preselected.size() <= std::min<std::uint64_t>(k, n_)), "preselected",
+             "preselected seeds need one round and at most k of them");
   const auto index_start = std::chrono::steady_clock::now();
   update_index(store, store_epoch);
   if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -170,18 +199,32 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
     index.offsets[i] = segments_[i].offsets.data();
     index.sets[i] = segments_[i].sets.data();
   }
-  WF_EXPECTS(preselected.empty() || (rounds == 1 && preselected.size() <= std::min<std::uint64_t>(k, n_)), "preselected",
-             "preselected seeds need one round and at most k of them");
+  const bool by_candidates = rounds == 1 && !want_bound && preselected.empty() && candidate_limit_ >= 1 &&
+                             candidate_limit_ < n_ && store.num_sets() > 0;
+  if (by_candidates) {
+    if (!candidates_) candidates_ = std::make_unique<greedy_candidates>(n_, *budget_, stream_);
+    candidates_->mark(base_counts_.data(), store.num_sets(), candidate_limit_);
+  }
   const std::uint64_t wanted = std::min<std::uint64_t>(std::uint64_t{k} * rounds, n_) - preselected.size();
   const std::uint64_t top = std::min<std::uint64_t>(k, n_);
   const std::uint32_t per_round = n_ / rounds;
   const bool bound = want_bound && rounds == 1;
-  grow_buffer(step_results_, *budget_, 3 * (wanted + 1), 0, stream_, "greedy step results");
+  // Per step: the argmax key, the sets it newly covers, the top-k sum; then the failure flag, and
+  // the chunks each step deals.
+  grow_buffer(step_results_, *budget_, 4 * (wanted + 1), 0, stream_, "greedy step results");
+  const bool chunked =
+      cover_chunks_ >= 0 ? cover_chunks_ == 1 : store.num_members() >= kernels::chunked_mean_set * store.num_sets();
+  if (chunked) {
+    grow_buffer(chunks_, *budget_, kernels::max_cover_chunks(store.num_sets(), store.num_members()), 0, stream_,
+                "greedy cover chunks");
+  }
   grow_buffer(round_used_, *budget_, rounds, 0, stream_, "greedy per-round budgets");
   WF_CUDA_CHECK(cudaMemsetAsync(round_used_.data(), 0, rounds * sizeof(std::uint32_t), stream_));
   unsigned long long* best = step_results_.data();
   unsigned long long* gained = best + (wanted + 1);
   unsigned long long* top_sums = gained + (wanted + 1);
+  unsigned long long* failed = top_sums + (wanted + 1);
+  unsigned long long* chunk_counts = failed + 1;
   WF_CUDA_CHECK(cudaMemsetAsync(step_results_.data(), 0, step_results_.bytes(), stream_));
   WF_CUDA_CHECK(cudaMemcpyAsync(counts_.data(), base_counts_.data(), base_counts_.bytes(), cudaMemcpyDeviceToDevice,
                                 stream_));
@@ -219,27 +262,49 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
     top_k_sort_sum_async(scratch_.data(), sort_bytes, counts_.data(), sorted_counts_.data(), n_, end_bit, top, out,
                          stream_);
   };
+  // The chosen vertex's list is unknown on the host: a grid of a few blocks per SM strides over it
+  // (a grid sized by the number of sets would spend most of the step scheduling idle blocks).
+  const unsigned cover_blocks = std::min(blocks_for(store.num_sets()), cover_grid_);
+  auto cover = [&](std::uint64_t step, auto policy) {
+    kernels::cover_sets<<<cover_blocks, kernels::cover_block_threads, 0, stream_>>>(
+        best + step, index, store.offsets(), store.members(), covered_.data(), counts_.data(), flags_.data(),
+        round_used_.data(), per_round, gained + step, chunked ? kernels::cover_small_set : ~0ULL, chunks_.data(),
+        chunk_counts + step, policy);
+    WF_CUDA_CHECK(cudaGetLastError());
+    if (!chunked) return;
+    kernels::lower_chunked_counts<<<cover_grid_, kernels::cover_block_threads, 0, stream_>>>(
+        best + step, chunks_.data(), chunk_counts + step, store.members(), counts_.data(), policy);
+    WF_CUDA_CHECK(cudaGetLastError());
+  };
   for (std::uint64_t step = 0; step < wanted; ++step) {
     top_k_sum(top_sums + step);
-    // A grid of a few blocks per SM strides over the counts: one atomic per block at the end.
-    const unsigned argmax_blocks = std::min(blocks_for((std::uint64_t{n_} + 3) / 4), cover_grid_);  // 4 per thread
-    kernels::argmax_count<<<argmax_blocks, kernels::cover_block_threads, 0, stream_>>>(
-        counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
-    WF_CUDA_CHECK(cudaGetLastError());
-    // The chosen vertex's list is unknown on the host: a grid of a few blocks per SM strides over
-    // it (a grid sized by the number of sets would spend most of the step scheduling idle blocks).
-    kernels::cover_sets<<<std::min(blocks_for(store.num_sets()), cover_grid_), kernels::cover_block_threads, 0,
-                          stream_>>>(
-        best + step, index, store.offsets(), store.members(), covered_.data(),
-        counts_.data(), flags_.data(), round_used_.data(), per_round, gained + step);
-    WF_CUDA_CHECK(cudaGetLastError());
+    if (by_candidates) {
+      candidates_->argmax(counts_.data(), flags_.data(), failed, best + step);
+      cover(step, candidates_->policy(failed));
+    } else {
+      // A grid of a few blocks per SM strides over the counts: one atomic per block at the end.
+      const unsigned argmax_blocks = std::min(blocks_for((std::uint64_t{n_} + 3) / 4), cover_grid_);  // 4 per thread
+      kernels::argmax_count<<<argmax_blocks, kernels::cover_block_threads, 0, stream_>>>(
+          counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
+      WF_CUDA_CHECK(cudaGetLastError());
+      cover(step, kernels::lower_every_count{});
+    }
   }
   top_k_sum(top_sums + wanted);
-  std::vector<unsigned long long> host(3 * (wanted + 1));
+  std::vector<unsigned long long> host(3 * (wanted + 1) + 1);
   WF_CUDA_CHECK(cudaMemcpyAsync(host.data(), step_results_.data(), host.size() * sizeof(unsigned long long),
                                 cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
-
+  if (by_candidates) {
+    ++candidate_selects_;
+    if (host.back() != 0) {
+      // A step could not vouch for its seed: more candidates, for this select and the later ones.
+      ++candidate_fallbacks_;
+      candidate_limit_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(4ULL * candidate_limit_, n_));
+      return select(store, store_epoch, k, rounds, want_bound, preselected);
+    }
+  }
+  host.pop_back();
   return assemble_selection(host, wanted, bound, store.num_sets());
 }
 

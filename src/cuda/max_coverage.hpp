@@ -6,9 +6,11 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "cuda/greedy_candidates.hpp"
 #include "cuda/device_memory.hpp"
 #include "cuda/rr_batch.hpp"
 #include "wildfire/sampling/rr_collection.hpp"
@@ -33,6 +35,10 @@ class device_max_coverage {
   /// longer holds (the streamed representation's residual); they are never picked again, the
   /// greedy runs the remaining min(k, universe) - preselected.size() steps, and the result lists
   /// only those steps (the bound's top-k still sums k counts).
+  /// One round without the bound and without preselected seeds, on a universe larger than the
+  /// candidate limit, keeps exact counts for candidates only (greedy_candidates.hpp): the same
+  /// result. Where one of its steps cannot vouch for its seed, the greedy runs again with four
+  /// times the candidates (at n or more: every vertex), and so do the later selects.
   coverage_selection select(const rr_store& store, std::uint64_t store_epoch, std::uint32_t k,
                             std::uint32_t rounds = 1, bool want_bound = true,
                             std::span<const std::uint32_t> preselected = {});
@@ -43,6 +49,9 @@ class device_max_coverage {
   /// Frees the index (the store is about to change or be cleared).
   void drop_index() noexcept;
 
+  /// Selects over candidates, and those that had to run again.
+  std::uint64_t candidate_selects() const noexcept { return candidate_selects_; }
+  std::uint64_t candidate_fallbacks() const noexcept { return candidate_fallbacks_; }
   /// Work counters, for profiles (cuda_rr_collection.hpp).
   std::uint64_t segments_built() const noexcept { return segments_built_; }
   std::uint64_t full_rebuilds() const noexcept { return full_rebuilds_; }
@@ -76,6 +85,11 @@ class device_max_coverage {
   unsigned cover_grid_ = 1;  // blocks of a cover step
   memory_budget* budget_;
   cudaStream_t stream_;
+  std::uint32_t candidate_limit_;             // T of greedy_candidates; 0: every vertex's count kept
+  std::unique_ptr<greedy_candidates> candidates_;
+  int cover_chunks_;                           // 1 or 0 forced (WF_COVER_CHUNKS), -1 by the mean set
+  std::uint64_t candidate_selects_ = 0;
+  std::uint64_t candidate_fallbacks_ = 0;
   std::uint64_t index_epoch_ = ~0ULL;
   std::uint64_t indexed_sets_ = 0;             // the store's sets [0, indexed_sets_) are indexed
   std::uint64_t indexed_members_ = 0;
@@ -91,7 +105,8 @@ class device_max_coverage {
   device_buffer<std::uint32_t> sorted_counts_; // n
   device_buffer<std::uint8_t> covered_;        // per set
   device_buffer<std::uint8_t> flags_;          // n: selected (greedy) or is_seed (coverage)
-  device_buffer<unsigned long long> step_results_;  // best, gained, top-k sum per step
+  device_buffer<unsigned long long> step_results_;  // best, gained, top-k sum per step; failed; chunks per step
+  device_buffer<unsigned long long> chunks_;   // a cover step's chunks of large newly covered sets
   device_buffer<std::uint32_t> round_used_;    // seeds taken per round
   device_buffer<unsigned char> scratch_;
 };

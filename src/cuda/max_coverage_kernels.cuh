@@ -4,8 +4,10 @@
 // the members of newly covered sets. Included only by max_coverage.cu.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
+#include "cuda/cover_policies.cuh"
 #include "cuda/greedy_steps.hpp"
 #include "cuda/grid_stride.cuh"
 #include "cuda/warp_primitives.cuh"
@@ -115,28 +117,52 @@ __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* se
   if (threadIdx.x == 0 && mine != 0) atomicMax(best, mine);
 }
 
-__device__ __forceinline__ bool decode_best(unsigned long long packed, std::uint32_t& v) {
-  if (packed == 0) return false;
-  v = argmax_key_vertex(packed);
-  return true;
+/// With chunks, newly covered sets of more than this many members are not lowered by the warp that
+/// finds them but split into chunks of cover_chunk members for the whole grid (lower_chunked_counts).
+inline constexpr unsigned cover_small_set = 32;
+inline constexpr unsigned cover_chunk = 256;
+/// Collections whose mean set holds fewer members than this take no chunks: their cover steps are
+/// one launch, not two (soc-Epinions1: 5 members a set, 200 steps of about 10 microseconds;
+/// LJ-like: 101, and sets of thousands that hold its hubs).
+inline constexpr std::uint64_t chunked_mean_set = 16;
+
+/// A chunk of a newly covered set: members [first, first + length) of the store, length in
+/// [1, cover_chunk], packed as first << 8 | (length - 1).
+__device__ __forceinline__ unsigned long long pack_chunk(std::uint64_t first, unsigned length) {
+  return (static_cast<unsigned long long>(first) << 8) | (length - 1);
 }
 
-/// The chosen vertex's index lists (one per segment): warp w takes list entries w, w + W, w + 2W,
-/// ... (W warps), 32 of them at a time, one per lane; each lane looks up its entry's set, and a set
-/// not yet covered becomes covered. The warp then lowers the counts of the members of its newly
-/// covered sets by one, set after set, with coalesced member reads. `gained` counts the newly
-/// covered sets. The order in which sets are visited does not change the counts or the gain. The
-/// lookups (list entry, flag, offsets) run for 32 sets at once: a warp that took one set after
-/// another waited on that chain of dependent loads per set. Entries are dealt W apart so that a
-/// short list still spreads over every warp. (A lane per set all the way, with uncoalesced member
-/// reads, measured slower, as did 32 consecutive entries per warp, which leaves most warps idle
-/// on a short list: LJ-like greedy 33 -> 94 ms, H100.)
+/// Chunks a cover step may deal at most: every newly covered set of a step is one of the store's
+/// sets, and their members are the store's members.
+inline std::uint64_t max_cover_chunks(std::uint64_t num_sets, std::uint64_t num_members) {
+  return num_members / cover_chunk + num_sets + 1;
+}
+
+/// First kernel of a greedy step. The chosen vertex's index lists (one per segment): warp w takes
+/// list entries w, w + W, w + 2W, ... (W warps), 32 of them at a time, one per lane; each lane looks
+/// up its entry's set, and a set not yet covered becomes covered. The members of the warp's newly
+/// covered sets of up to `small_limit` members (cover_small_set, or all of them without chunks)
+/// are spread over its lanes (warp_expand) and their counts lowered by one; larger sets are cut
+/// into chunks of cover_chunk members, appended to `chunks` (*chunk_count of them), for
+/// lower_chunked_counts. `gained` counts the newly covered
+/// sets. The order in which sets are visited does not change the counts or the gain. The lookups
+/// (list entry, flag, offsets) run for 32 sets at once, and entries are dealt W apart so that a
+/// short list still spreads over every warp. Before the chunks, a warp lowered the members of its
+/// newly covered sets itself, set after set: on LJ-like's IMM sets the busiest warp of a step then
+/// had 6.5 times the average warp's work (the sets holding a hub hold thousands of members), and
+/// each 32 members waited on their load. (A lane per set all the way, with uncoalesced member
+/// reads, measured slower, as did 32 consecutive entries per warp, which leaves most warps idle on
+/// a short list: LJ-like greedy 33 -> 94 ms, H100.) `policy` (cover_policies.cuh) says whether the
+/// step may cover at all and whose counts it lowers.
+template <class Policy>
 __global__ void cover_sets(const unsigned long long* best, index_segments index, const std::uint64_t* offsets,
                            const std::uint32_t* members, std::uint8_t* covered, std::uint32_t* counts,
                            std::uint8_t* selected, std::uint32_t* round_used, std::uint32_t per_round,
-                           unsigned long long* gained) {
-  std::uint32_t v = 0;
-  if (!decode_best(*best, v)) return;
+                           unsigned long long* gained, std::uint64_t small_limit, unsigned long long* chunks,
+                           unsigned long long* chunk_count, Policy policy) {
+  const unsigned long long key = *best;
+  if (!policy.admits(key)) return;
+  const std::uint32_t v = argmax_key_vertex(key);
   if (grid_thread_id() == 0) {
     selected[v] = 1;
     ++round_used[v / per_round];
@@ -156,7 +182,7 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
     for (std::uint64_t i = begin + warp; i < end; i += 32 * warps) {
       const std::uint64_t entry = i + lane * warps;
       std::uint64_t first = 0;
-      std::uint64_t last = 0;  // members [first, last) of this lane's newly covered set
+      std::uint64_t size = 0;  // members [first, first + size) of this lane's newly covered set
       if (entry < end) {
         const std::uint32_t s = sets[entry];
         // A set occurs once in v's lists (segments hold disjoint sets), so no other lane of this
@@ -165,22 +191,60 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
           covered[s] = 1;
           ++newly;
           first = offsets[s];
-          last = offsets[s + 1];
+          size = offsets[s + 1] - first;
         }
       }
-      for (unsigned fresh = __ballot_sync(warp_full_mask, last > first); fresh != 0; fresh &= fresh - 1) {
-        const int holder = __ffs(static_cast<int>(fresh)) - 1;
-        const std::uint64_t from = __shfl_sync(warp_full_mask, first, holder);
-        const std::uint64_t to = __shfl_sync(warp_full_mask, last, holder);
-        for (std::uint64_t j = from + lane; j < to; j += 32) {
-          const std::uint32_t u = members[j];
-          if (u != v) atomicSub(counts + u, 1U);
-        }
+      const bool small = size <= small_limit;
+      warp_expand(small ? size : 0, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
+        const std::uint64_t from = __shfl_sync(warp_full_mask, first, owner);
+        if (!valid) return;
+        const std::uint32_t u = members[from + item];
+        if (u != v && policy.counted(u)) atomicSub(counts + u, 1U);
+      });
+      const std::uint64_t pieces = small ? 0 : (size + cover_chunk - 1) / cover_chunk;
+      const std::uint64_t inclusive = warp_inclusive_sum(pieces, lane);
+      const std::uint64_t total = __shfl_sync(warp_full_mask, inclusive, 31);
+      if (total == 0) continue;
+      unsigned long long at = 0;
+      if (lane == 0) at = atomicAdd(chunk_count, static_cast<unsigned long long>(total));
+      at = __shfl_sync(warp_full_mask, at, 0) + inclusive - pieces;
+      for (std::uint64_t c = 0; c < pieces; ++c) {
+        const std::uint64_t done = c * cover_chunk;
+        chunks[at + c] = pack_chunk(first + done, static_cast<unsigned>(std::min<std::uint64_t>(cover_chunk, size - done)));
       }
     }
   }
   newly = warp_sum(newly);
   if (lane == 0 && newly != 0) atomicAdd(gained, newly);
+}
+
+/// Second kernel of a greedy step: warp per chunk of cover_sets, grid-stride over the *chunk_count
+/// chunks. A lane loads its up to cover_chunk / 32 members before it lowers any count, so that
+/// their loads overlap.
+template <class Policy>
+__global__ void lower_chunked_counts(const unsigned long long* best, const unsigned long long* chunks,
+                                     const unsigned long long* chunk_count, const std::uint32_t* members,
+                                     std::uint32_t* counts, Policy policy) {
+  const unsigned long long total = *chunk_count;
+  if (total == 0) return;
+  const std::uint32_t v = argmax_key_vertex(*best);
+  const unsigned lane = threadIdx.x & 31;
+  constexpr unsigned per_lane = cover_chunk / 32;
+  for (std::uint64_t c = grid_thread_id() >> 5; c < total; c += grid_thread_count() >> 5) {
+    const unsigned long long chunk = chunks[c];
+    const std::uint64_t first = chunk >> 8;
+    const unsigned length = static_cast<unsigned>(chunk & 255U) + 1;
+    std::uint32_t u[per_lane];
+#pragma unroll
+    for (unsigned r = 0; r < per_lane; ++r) {
+      const unsigned at = r * 32 + lane;
+      u[r] = at < length ? members[first + at] : v;
+    }
+#pragma unroll
+    for (unsigned r = 0; r < per_lane; ++r) {
+      if (u[r] != v && policy.counted(u[r])) atomicSub(counts + u[r], 1U);
+    }
+  }
 }
 
 /// Threads of top_k_sum_small (one block).

@@ -1,9 +1,10 @@
 // The CUDA collection's incremental paths against the CPU, exactly: generate requests deferred to
 // the next read (many small slices give the same sets as the reference), the vertex-to-sets index
 // grown by one segment per select while the store only grows (and rebuilt past the segment limit
-// or after clear), each segment built by the atomic scatter and by the radix sort, and IMM end to
-// end on the GPU against the CPU backend (same seeds, theta, coverage), fresh and reused final
-// sets. Skips without a GPU.
+// or after clear), each segment built by the atomic scatter and by the radix sort, cover steps with
+// and without chunks, the greedy over candidates (with too few candidates too), and IMM end to end
+// on the GPU against the CPU backend (same seeds, theta, coverage), fresh and reused final sets.
+// Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,6 +33,11 @@ constexpr const char* index_builds[] = {"scatter", "sort"};
 test::environment_override force_index_build(const std::string& build) {
   return {"WF_INDEX_SORT_MIN_MEMBERS", build == "sort" ? "0" : "18446744073709551615"};
 }
+
+/// The greedy's candidates (greedy_candidates.hpp), forced on a small graph with T of them.
+test::environment_override force_candidates(const char* limit) { return {"WF_GREEDY_CANDIDATES", limit}; }
+/// Cover steps that deal large sets in chunks ("1") or lower every set in the warp that finds it.
+test::environment_override force_cover_chunks(const char* on) { return {"WF_COVER_CHUNKS", on}; }
 
 TEST(CudaIncremental, DeferredSlicesEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
@@ -76,6 +82,8 @@ TEST(CudaIncremental, SegmentedIndexEqualsCpuGreedy) {
   for (const std::string build : index_builds) {
     SCOPED_TRACE(build);
     const auto forced = force_index_build(build);
+    // Each build with the other cover step: in chunks for the sort, in the warp for the scatter.
+    const auto forced_chunks = force_cover_chunks(build == "sort" ? "1" : "0");
     const csr_graph g = test::hub_graph(3000, false);
     sampling_params params;
     params.seed = 32;
@@ -109,6 +117,60 @@ TEST(CudaIncremental, SegmentedIndexEqualsCpuGreedy) {
   }
 }
 
+TEST(CudaIncremental, CandidateGreedyEqualsCpuGreedy) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const csr_graph g = test::hub_graph(3000, false);
+  // T = 1 cannot vouch for a second seed (no candidate is left), so every select of k >= 2 runs
+  // again with more candidates; 64 and 1,024 usually suffice; 2,999 is the largest limit below n.
+  for (const char* limit : {"1", "64", "1024", "2999"}) {
+    for (const char* chunks : {"0", "1"}) {
+      SCOPED_TRACE(std::string("candidates ") + limit + ", chunks " + chunks);
+      const auto forced = force_candidates(limit);
+      const auto forced_chunks = force_cover_chunks(chunks);
+      sampling_params params;
+      params.seed = 34;
+      auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+      std::uint64_t next = 0;
+      for (int phase = 0; phase < 6; ++phase) {
+        const std::uint64_t grow = 400ULL << phase;
+        gpu->generate(next, grow);
+        next += grow;
+        const std::string where = "phase " + std::to_string(phase);
+        expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, where);
+        // The bound needs every count: no candidates then.
+        if (phase % 2 == 1) expect_greedy_equals_cpu(*gpu, g.num_vertices, 20, true, where + ", bound");
+        expect_greedy_equals_cpu(*gpu, g.num_vertices, 1, false, where + ", k 1");
+      }
+      const cuda::cuda_collection_profile phases = cuda::profile_of(*gpu);
+      if (std::string(limit) == "1") {
+        // Each fallback quadruples the limit for the later selects too (up to n: then every count).
+        EXPECT_GE(phases.candidate_fallbacks, 1U);
+        EXPECT_GE(phases.candidate_selects, 2U);
+      } else {
+        EXPECT_GE(phases.candidate_selects, 12U);  // the selects without the bound
+      }
+      // Few sets, k beyond the vertices they hold: the zero-gain steps need every count.
+      gpu->clear();
+      gpu->generate(next, 7);
+      expect_greedy_equals_cpu(*gpu, g.num_vertices, 60, false, "7 sets");
+      const coverage_selection chosen = gpu->select(60, false);
+      EXPECT_EQ(gpu->coverage(chosen.seeds), chosen.covered);
+    }
+  }
+}
+
+TEST(CudaIncremental, CandidateGreedyOffWithoutLimit) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const auto forced = force_candidates("0");
+  const csr_graph g = test::hub_graph(3000, false);
+  sampling_params params;
+  params.seed = 35;
+  auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+  gpu->generate(0, 5000);
+  expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "off");
+  EXPECT_EQ(cuda::profile_of(*gpu).candidate_selects, 0U);
+}
+
 /// The GPU per-round greedy over everything the collection holds equals the CPU's over its sets.
 void expect_per_round_equals_cpu(rr_collection& gpu, std::uint32_t n, std::uint32_t rounds, std::uint32_t k,
                                  const std::string& where) {
@@ -125,6 +187,7 @@ TEST(CudaIncremental, SegmentedIndexPerRoundEqualsCpuGreedy) {
   for (const std::string build : index_builds) {
     SCOPED_TRACE(build);
     const auto forced = force_index_build(build);
+    const auto forced_chunks = force_cover_chunks(build == "sort" ? "1" : "0");
     for (const std::uint32_t rounds : {2U, 3U}) {
       const csr_graph g = test::hub_graph(3000, false);
       sampling_params params;
@@ -192,7 +255,7 @@ TEST(CudaIncremental, SegmentedIndexOnSharedGraph) {
 }
 
 void expect_imm_equal(const csr_graph& g, diffusion_model model, std::uint32_t k, double eps, bool reuse,
-                      const std::string& name) {
+                      const std::string& name, bool by_candidates = false) {
   sampling_params params;
   params.model = model;
   params.seed = 41;
@@ -219,18 +282,30 @@ void expect_imm_equal(const csr_graph& g, diffusion_model model, std::uint32_t k
   const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
   EXPECT_LE(profile.sample_flushes, profile.select_calls) << where;
   EXPECT_GE(profile.generate_calls, profile.sample_flushes) << where;
+  EXPECT_EQ(profile.candidate_selects > 0, by_candidates) << where;
 }
 
 TEST(CudaIncremental, ImmEqualsCpu) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const csr_graph hubs = test::hub_graph(3000, false);
-  for (const bool reuse : {true, false}) {
-    expect_imm_equal(hubs, diffusion_model::ic, 10, 0.3, reuse, "hub graph");
-    expect_imm_equal(hubs, diffusion_model::lt, 10, 0.3, reuse, "hub graph");
-  }
   csr_graph shared;
-  if (test::load_shared_graph("NetHEPT.txt.gz", shared)) {
-    for (const bool reuse : {true, false}) expect_imm_equal(shared, diffusion_model::ic, 50, 0.2, reuse, "NetHEPT");
+  const bool have_shared = test::load_shared_graph("NetHEPT.txt.gz", shared);
+  // Every count kept (these graphs are below the candidates' default universe), and few candidates
+  // (some selects run again with more) with chunked cover steps.
+  for (const char* limit : {"0", "200"}) {
+    SCOPED_TRACE(std::string("candidates ") + limit);
+    const auto forced = force_candidates(limit);
+    const auto forced_chunks = force_cover_chunks(std::string(limit) == "0" ? "0" : "1");
+    const bool by_candidates = std::string(limit) != "0";
+    for (const bool reuse : {true, false}) {
+      expect_imm_equal(hubs, diffusion_model::ic, 10, 0.3, reuse, "hub graph", by_candidates);
+      expect_imm_equal(hubs, diffusion_model::lt, 10, 0.3, reuse, "hub graph", by_candidates);
+    }
+    if (have_shared) {
+      for (const bool reuse : {true, false}) {
+        expect_imm_equal(shared, diffusion_model::ic, 50, 0.2, reuse, "NetHEPT", by_candidates);
+      }
+    }
   }
 }
 
