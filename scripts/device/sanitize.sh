@@ -37,6 +37,7 @@ check racecheck wildfire_cuda_gpu_tests 'CudaBlockRule.*' 60               # war
 check racecheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference' 60  # fused queue buffers
 check racecheck wildfire_cuda_gpu_tests 'CudaSmallSets.WeightedCascadeEqualsReference' 30  # lane-per-sample queues
 check racecheck wildfire_cuda_gpu_tests 'CudaRrCollection.GreedyEqualsCpuGreedy' 40        # block argmax
+check racecheck wildfire_cuda_gpu_tests 'CudaIncremental.CandidateGreedyEqualsCpuGreedy' 120  # candidate filters
 check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the cooperative staged sweep
 # Memcheck: the same families plus the retry and error paths.
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60

@@ -630,6 +630,15 @@ class cuda_rr_collection final : public rr_collection {
 
   void sample_warp(rr_store& target, std::uint64_t first_id, std::uint64_t count) {
     if (!warp_) warp_ = std::make_unique<warp_sampler>(graph_.view(), graph_.blocks(), params_, budget_, stream_.get());
+    if (sets_generated_ > 0 && count > warp_batch_samples) {
+      // Room for the whole request at the mean set so far (a tenth more, and one batch's arena),
+      // once: an IMM phase appends millions of sets in batches of warp_batch_samples, and the
+      // store used to grow by half, with a copy and a synchronisation, batch after batch.
+      const double mean = static_cast<double>(members_generated_) / static_cast<double>(sets_generated_);
+      target.reserve_ahead(count, static_cast<std::uint64_t>(1.1 * mean * static_cast<double>(count)) +
+                                      staging_.arena.size(),
+                           stream_.get());
+    }
     for (std::uint64_t done = 0; done < count;) {
       // The first sets of a collection size the warps' room for the rest: sampled alone, so a
       // deferred request of a million large sets (LT on big graphs) does not go out with the

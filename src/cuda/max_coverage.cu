@@ -83,9 +83,71 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
 void device_max_coverage::drop_index() noexcept {
   segments_.clear();
   covered_.reset();
+  set_ids_.reset();
   index_epoch_ = ~0ULL;
   indexed_sets_ = 0;
   indexed_members_ = 0;
+  counted_epoch_ = ~0ULL;
+  counted_sets_ = 0;
+  counted_members_ = 0;
+  labeled_sets_ = 0;
+  labeled_members_ = 0;
+}
+
+void device_max_coverage::release_index_lists() {
+  if (segments_.empty()) return;
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // no kernel of this stream still reads them
+  segments_.clear();
+  // Stale from here: the next select with the index rebuilds it and its counts from scratch.
+  index_epoch_ = ~0ULL;
+  indexed_sets_ = 0;
+  indexed_members_ = 0;
+}
+
+void device_max_coverage::count_new_members(const rr_store& store, std::uint64_t store_epoch) {
+  const bool same = counted_epoch_ == store_epoch && store.num_sets() >= counted_sets_ &&
+                    store.num_members() >= counted_members_;
+  if (!same) {
+    WF_CUDA_CHECK(cudaMemsetAsync(base_counts_.data(), 0, base_counts_.bytes(), stream_));
+    counted_sets_ = 0;
+    counted_members_ = 0;
+    labeled_sets_ = 0;
+    labeled_members_ = 0;
+  }
+  const std::uint64_t members = store.num_members() - counted_members_;
+  if (members > 0) {
+    kernels::count_members<<<blocks_for(members), kernels::cover_block_threads, 0, stream_>>>(
+        store.members() + counted_members_, members, base_counts_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+  counted_epoch_ = store_epoch;
+  counted_sets_ = store.num_sets();
+  counted_members_ = store.num_members();
+}
+
+bool device_max_coverage::prepare_candidates(const rr_store& store, std::uint64_t store_epoch) {
+  release_index_lists();  // the index would not follow the appends: free its room
+  count_new_members(store, store_epoch);
+  // Both sized by the store's room, so that they grow when it does, not at every select.
+  grow_buffer(covered_, *budget_, std::max<std::uint64_t>(store.set_capacity(), 1), 0, stream_, "covered flags");
+  const std::uint64_t members = store.num_members();
+  if (members > set_ids_.size()) {
+    const std::uint64_t room = std::max(members, store.member_capacity());
+    if (!budget_->fits(room * sizeof(std::uint32_t))) return false;
+    grow_buffer(set_ids_, *budget_, room, labeled_members_, stream_, "set of each member");
+  }
+  // Only the sets appended since the last select (positions are absolute: first_member 0).
+  if (store.num_sets() > labeled_sets_) {
+    const std::uint64_t sets = store.num_sets() - labeled_sets_;
+    kernels::label_members<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
+        store.offsets(), labeled_sets_, sets, 0, set_ids_.data());
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
+  labeled_sets_ = store.num_sets();
+  labeled_members_ = members;
+  if (!candidates_) candidates_ = std::make_unique<greedy_candidates>(n_, *budget_, stream_);
+  return candidates_->build(base_counts_.data(), store.num_sets(), candidate_limit_, store.members(), set_ids_.data(),
+                            members);
 }
 
 void device_max_coverage::update_index(const rr_store& store, std::uint64_t store_epoch) {
@@ -103,6 +165,10 @@ void device_max_coverage::update_index(const rr_store& store, std::uint64_t stor
   grow_buffer(covered_, *budget_, std::max<std::uint64_t>(store.num_sets(), 1), 0, stream_, "covered flags");
   if (indexed_sets_ == 0) WF_CUDA_CHECK(cudaMemsetAsync(base_counts_.data(), 0, base_counts_.bytes(), stream_));
   add_segment(store);
+  // The segments' counts add up to base_counts_: a select over candidates goes on from here.
+  counted_epoch_ = index_epoch_;
+  counted_sets_ = indexed_sets_;
+  counted_members_ = indexed_members_;
 }
 
 void device_max_coverage::add_segment(const rr_store& store) {
@@ -190,20 +256,22 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   WF_EXPECTS(preselected.empty() || (rounds == 1 && preselected.size() <= std::min<std::uint64_t>(k, n_)), "preselected",
              "preselected seeds need one round and at most k of them");
   const auto index_start = std::chrono::steady_clock::now();
-  update_index(store, store_epoch);
+  const bool by_candidates = rounds == 1 && !want_bound && preselected.empty() && candidate_limit_ >= 1 &&
+                             candidate_limit_ < n_ && store.num_sets() > 0 && prepare_candidates(store, store_epoch);
+  if (!by_candidates) update_index(store, store_epoch);
   if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
   index_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - index_start).count();
   kernels::index_segments index{};
-  index.count = static_cast<unsigned>(segments_.size());
-  for (std::size_t i = 0; i < segments_.size(); ++i) {
-    index.offsets[i] = segments_[i].offsets.data();
-    index.sets[i] = segments_[i].sets.data();
-  }
-  const bool by_candidates = rounds == 1 && !want_bound && preselected.empty() && candidate_limit_ >= 1 &&
-                             candidate_limit_ < n_ && store.num_sets() > 0;
   if (by_candidates) {
-    if (!candidates_) candidates_ = std::make_unique<greedy_candidates>(n_, *budget_, stream_);
-    candidates_->mark(base_counts_.data(), store.num_sets(), candidate_limit_);
+    index.count = 1;
+    index.offsets[0] = candidates_->list_offsets();
+    index.sets[0] = candidates_->lists();
+  } else {
+    index.count = static_cast<unsigned>(segments_.size());
+    for (std::size_t i = 0; i < segments_.size(); ++i) {
+      index.offsets[i] = segments_[i].offsets.data();
+      index.sets[i] = segments_[i].sets.data();
+    }
   }
   const std::uint64_t wanted = std::min<std::uint64_t>(std::uint64_t{k} * rounds, n_) - preselected.size();
   const std::uint64_t top = std::min<std::uint64_t>(k, n_);

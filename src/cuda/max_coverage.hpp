@@ -36,9 +36,10 @@ class device_max_coverage {
   /// greedy runs the remaining min(k, universe) - preselected.size() steps, and the result lists
   /// only those steps (the bound's top-k still sums k counts).
   /// One round without the bound and without preselected seeds, on a universe larger than the
-  /// candidate limit, keeps exact counts for candidates only (greedy_candidates.hpp): the same
-  /// result. Where one of its steps cannot vouch for its seed, the greedy runs again with four
-  /// times the candidates (at n or more: every vertex), and so do the later selects.
+  /// candidate limit, keeps exact counts for candidates only and lists the sets of the largest
+  /// counts only (greedy_candidates.hpp), with no index: the same result. Where one of its steps
+  /// cannot vouch for its seed, the greedy runs again with four times the candidates (at n or
+  /// more: every vertex, with the index), and so do the later selects.
   coverage_selection select(const rr_store& store, std::uint64_t store_epoch, std::uint32_t k,
                             std::uint32_t rounds = 1, bool want_bound = true,
                             std::span<const std::uint32_t> preselected = {});
@@ -71,6 +72,13 @@ class device_max_coverage {
   /// used up. Asynchronous on the stream.
   void update_index(const rr_store& store, std::uint64_t store_epoch);
   void add_segment(const rr_store& store);
+  /// Frees the index's lists and marks it stale, keeping the counts (base_counts_).
+  void release_index_lists();
+  /// Brings base_counts_ up to the store's sets: the members appended since the last count, or
+  /// all of them when the epoch changed or the store shrank. Asynchronous on the stream.
+  void count_new_members(const rr_store& store, std::uint64_t store_epoch);
+  /// Counts the store's sets and builds the candidates and their lists; false when they do not fit.
+  bool prepare_candidates(const rr_store& store, std::uint64_t store_epoch);
 
   struct index_segment {
     device_buffer<std::uint64_t> offsets;  // n + 1: vertex v's sets are sets[offsets[v] .. offsets[v+1])
@@ -88,6 +96,12 @@ class device_max_coverage {
   std::uint32_t candidate_limit_;             // T of greedy_candidates; 0: every vertex's count kept
   std::unique_ptr<greedy_candidates> candidates_;
   int cover_chunks_;                           // 1 or 0 forced (WF_COVER_CHUNKS), -1 by the mean set
+  device_buffer<std::uint32_t> set_ids_;       // per member position of the store: its set (candidate lists)
+  std::uint64_t counted_epoch_ = ~0ULL;        // base_counts_ count the store's sets [0, counted_sets_)
+  std::uint64_t counted_sets_ = 0;
+  std::uint64_t counted_members_ = 0;
+  std::uint64_t labeled_sets_ = 0;             // set_ids_ hold the sets [0, labeled_sets_) (same epoch)
+  std::uint64_t labeled_members_ = 0;
   std::uint64_t candidate_selects_ = 0;
   std::uint64_t candidate_fallbacks_ = 0;
   std::uint64_t index_epoch_ = ~0ULL;

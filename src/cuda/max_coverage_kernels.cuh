@@ -220,13 +220,15 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
 
 /// Second kernel of a greedy step: warp per chunk of cover_sets, grid-stride over the *chunk_count
 /// chunks. A lane loads its up to cover_chunk / 32 members before it lowers any count, so that
-/// their loads overlap.
+/// their loads overlap; whose counts it lowers goes through the block's filter of the policy.
 template <class Policy>
 __global__ void lower_chunked_counts(const unsigned long long* best, const unsigned long long* chunks,
                                      const unsigned long long* chunk_count, const std::uint32_t* members,
                                      std::uint32_t* counts, Policy policy) {
   const unsigned long long total = *chunk_count;
   if (total == 0) return;
+  __shared__ std::uint32_t filter[vertex_filter_words];
+  policy.load_filter(filter);
   const std::uint32_t v = argmax_key_vertex(*best);
   const unsigned lane = threadIdx.x & 31;
   constexpr unsigned per_lane = cover_chunk / 32;
@@ -242,7 +244,7 @@ __global__ void lower_chunked_counts(const unsigned long long* best, const unsig
     }
 #pragma unroll
     for (unsigned r = 0; r < per_lane; ++r) {
-      if (u[r] != v && policy.counted(u[r])) atomicSub(counts + u[r], 1U);
+      if (u[r] != v && policy.counted(filter, u[r])) atomicSub(counts + u[r], 1U);
     }
   }
 }

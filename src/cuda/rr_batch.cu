@@ -35,6 +35,14 @@ void rr_store::reserve(std::uint64_t extra_sets, std::uint64_t extra_members, cu
   grow_buffer(members_, *budget_, num_members_ + extra_members, num_members_, stream, "RR set members");
 }
 
+void rr_store::reserve_ahead(std::uint64_t extra_sets, std::uint64_t extra_members, cudaStream_t stream) {
+  const std::uint64_t sets = num_sets_ + extra_sets + 1;
+  const std::uint64_t members = num_members_ + extra_members;
+  const std::uint64_t more = (sets > offsets_.size() ? sets * sizeof(std::uint64_t) : 0) +
+                             (members > members_.size() ? members * sizeof(std::uint32_t) : 0);
+  if (more > 0 && budget_->fits(more)) reserve(extra_sets, extra_members, stream);
+}
+
 void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
   const std::uint64_t count = staged.count;
   if (count == 0) return;

@@ -53,6 +53,14 @@ class rr_store {
   /// device pointers where the next sets' members and offsets go (fused extraction writes there
   /// directly, already sorted). Call commit() afterwards.
   void reserve(std::uint64_t extra_sets, std::uint64_t extra_members, cudaStream_t stream);
+  /// Grows the room for `extra_sets` more sets of `extra_members` members now, where the budget
+  /// affords it (a hint: nothing happens otherwise), so that the appends of a request of many
+  /// batches need not grow the store (a copy of every member held, and a synchronisation) batch
+  /// after batch.
+  void reserve_ahead(std::uint64_t extra_sets, std::uint64_t extra_members, cudaStream_t stream);
+  /// Sets and members the store holds room for.
+  std::uint64_t set_capacity() const noexcept { return offsets_.size() > 0 ? offsets_.size() - 1 : 0; }
+  std::uint64_t member_capacity() const noexcept { return members_.size(); }
   std::uint32_t* members_end() noexcept { return members_.data() + num_members_; }
   std::uint64_t* offsets_end() noexcept { return offsets_.data() + num_sets_; }
   void commit(std::uint64_t extra_sets, std::uint64_t extra_members) noexcept {

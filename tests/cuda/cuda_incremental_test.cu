@@ -121,7 +121,7 @@ TEST(CudaIncremental, CandidateGreedyEqualsCpuGreedy) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const csr_graph g = test::hub_graph(3000, false);
   // T = 1 cannot vouch for a second seed (no candidate is left), so every select of k >= 2 runs
-  // again with more candidates; 64 and 1,024 usually suffice; 2,999 is the largest limit below n.
+  // again with more candidates; 2,999 is the largest limit below n.
   for (const char* limit : {"1", "64", "1024", "2999"}) {
     for (const char* chunks : {"0", "1"}) {
       SCOPED_TRACE(std::string("candidates ") + limit + ", chunks " + chunks);
@@ -141,14 +141,12 @@ TEST(CudaIncremental, CandidateGreedyEqualsCpuGreedy) {
         if (phase % 2 == 1) expect_greedy_equals_cpu(*gpu, g.num_vertices, 20, true, where + ", bound");
         expect_greedy_equals_cpu(*gpu, g.num_vertices, 1, false, where + ", k 1");
       }
+      // A select runs again with four times the candidates (and lists) until a run vouches for
+      // every seed, and the later selects keep the larger limit (up to n: then every count and
+      // the index). With ties at small counts, as here, runs of few candidates often cannot.
       const cuda::cuda_collection_profile phases = cuda::profile_of(*gpu);
-      if (std::string(limit) == "1") {
-        // Each fallback quadruples the limit for the later selects too (up to n: then every count).
-        EXPECT_GE(phases.candidate_fallbacks, 1U);
-        EXPECT_GE(phases.candidate_selects, 2U);
-      } else {
-        EXPECT_GE(phases.candidate_selects, 12U);  // the selects without the bound
-      }
+      EXPECT_GE(phases.candidate_selects, 1U);
+      if (std::string(limit) == "1") EXPECT_GE(phases.candidate_fallbacks, 1U);
       // Few sets, k beyond the vertices they hold: the zero-gain steps need every count.
       gpu->clear();
       gpu->generate(next, 7);
@@ -282,7 +280,8 @@ void expect_imm_equal(const csr_graph& g, diffusion_model model, std::uint32_t k
   const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
   EXPECT_LE(profile.sample_flushes, profile.select_calls) << where;
   EXPECT_GE(profile.generate_calls, profile.sample_flushes) << where;
-  EXPECT_EQ(profile.candidate_selects > 0, by_candidates) << where;
+  // Some runs over candidates held (vouched for every seed), not only their fallbacks.
+  EXPECT_EQ(profile.candidate_selects > profile.candidate_fallbacks, by_candidates) << where;
 }
 
 TEST(CudaIncremental, ImmEqualsCpu) {
