@@ -15,26 +15,25 @@ __device__ __forceinline__ bool is_candidate(const std::uint32_t* bits, std::uin
   return ((bits[v >> 5] >> (v & 31)) & 1U) != 0;
 }
 
-/// A filter of a few thousand vertices in shared memory: bit hash(v) of 2^16 is set for each, so a
-/// vertex whose bit is clear is not among them without a look at n-bit flags in global memory.
-/// On LJ-like's IMM sets nine in ten members tested are none of them, and the flags' random
-/// sectors in L2 bounded the passes that test every member.
+/// A filter of a few thousand vertices: bit hash(v) of 2^16 is set for each, so a vertex whose bit
+/// is clear is not among them without a look at n-bit flags in global memory. Built once in
+/// global memory (add_to_vertex_filter), copied into each block's shared memory by the kernels
+/// that test every member (load_vertex_filter). On LJ-like's IMM sets nine in ten members tested
+/// are none of the candidates, and the flags' random sectors in L2 bounded those passes.
 inline constexpr unsigned vertex_filter_words = (1U << 16) / 32;
 __device__ __forceinline__ std::uint32_t vertex_filter_slot(std::uint32_t v) { return (v * 2654435761U) >> 16; }
 __device__ __forceinline__ bool may_hold(const std::uint32_t* filter, std::uint32_t v) {
   const std::uint32_t slot = vertex_filter_slot(v);
   return ((filter[slot >> 5] >> (slot & 31)) & 1U) != 0;
 }
-/// Fills `filter` (shared, vertex_filter_words) with ids[0, count); every thread of the block calls
-/// it, and the filter is ready when it returns.
-__device__ __forceinline__ void load_vertex_filter(std::uint32_t* filter, const std::uint32_t* ids,
-                                                   std::uint32_t count) {
-  for (unsigned w = threadIdx.x; w < vertex_filter_words; w += blockDim.x) filter[w] = 0;
-  __syncthreads();
-  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
-    const std::uint32_t slot = vertex_filter_slot(ids[i]);
-    atomicOr(filter + (slot >> 5), 1U << (slot & 31));
-  }
+__device__ __forceinline__ void add_to_vertex_filter(std::uint32_t* filter, std::uint32_t v) {
+  const std::uint32_t slot = vertex_filter_slot(v);
+  atomicOr(filter + (slot >> 5), 1U << (slot & 31));
+}
+/// Copies `words` (global, vertex_filter_words) into `filter` (shared); every thread of the block
+/// calls it, and the filter is ready when it returns.
+__device__ __forceinline__ void load_vertex_filter(std::uint32_t* filter, const std::uint32_t* words) {
+  for (unsigned w = threadIdx.x; w < vertex_filter_words; w += blockDim.x) filter[w] = words[w];
   __syncthreads();
 }
 
@@ -59,8 +58,7 @@ struct lower_candidate_counts {
   const std::uint32_t* listed;
   const std::uint32_t* threshold;
   unsigned long long* failed;
-  const std::uint32_t* ids;      // the candidates, *num_ids of them
-  const std::uint32_t* num_ids;
+  const std::uint32_t* filter;   // vertex_filter_words: the candidates' filter
 
   __device__ bool admits(unsigned long long key) const {
     // Every thread decides alike from the same key, threshold and earlier flag; thread 0 alone
@@ -70,9 +68,9 @@ struct lower_candidate_counts {
     return fine;
   }
   __device__ bool counted(std::uint32_t u) const { return is_candidate(bits, u); }
-  __device__ void load_filter(std::uint32_t* filter) const { load_vertex_filter(filter, ids, *num_ids); }
-  __device__ bool counted(const std::uint32_t* filter, std::uint32_t u) const {
-    return may_hold(filter, u) && is_candidate(bits, u);
+  __device__ void load_filter(std::uint32_t* shared) const { load_vertex_filter(shared, filter); }
+  __device__ bool counted(const std::uint32_t* shared, std::uint32_t u) const {
+    return may_hold(shared, u) && is_candidate(bits, u);
   }
 };
 

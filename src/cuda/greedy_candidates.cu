@@ -22,7 +22,8 @@ greedy_candidates::greedy_candidates(std::uint32_t n, memory_budget& budget, cud
   list_sizes_ = device_buffer<std::uint32_t>(budget, std::uint64_t{n} + 1, "greedy list sizes");
   list_offsets_ = device_buffer<std::uint64_t>(budget, std::uint64_t{n} + 1, "greedy list offsets");
   cursors_ = device_buffer<std::uint32_t>(budget, n, "greedy list cursors");
-  num_ids_ = device_buffer<std::uint32_t>(budget, 2, "greedy candidate counts");
+  num_ids_ = device_buffer<std::uint32_t>(budget, 1, "greedy candidate count");
+  filters_ = device_buffer<std::uint32_t>(budget, 2 * kernels::vertex_filter_words, "greedy candidate filters");
   // [n] stays 0, so that the scan over n + 1 entries closes with the total.
   WF_CUDA_CHECK(cudaMemsetAsync(list_sizes_.data() + n, 0, sizeof(std::uint32_t), stream));
 }
@@ -32,7 +33,6 @@ bool greedy_candidates::build(const std::uint32_t* counts, std::uint64_t num_set
   WF_EXPECTS(limit >= 1 && limit < n_, "candidates", "the candidate limit must lie in [1, n)");
   limit_ = limit;
   grow_buffer(ids_, *budget_, limit, 0, stream_, "greedy candidates");
-  grow_buffer(list_ids_, *budget_, list_limit(limit), 0, stream_, "greedy listed vertices");
   // Counts are at most the number of sets: the sort needs only that many low bits.
   const int count_bits = std::max(1, static_cast<int>(std::bit_width(num_sets)));
   const auto plus = ::cuda::std::plus<std::uint64_t>{};
@@ -46,9 +46,10 @@ bool greedy_candidates::build(const std::uint32_t* counts, std::uint64_t num_set
   WF_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(scratch_.data(), sort_bytes, counts, sorted_counts_.data(),
                                                          static_cast<std::int64_t>(n_), 0, count_bits, stream_));
   WF_CUDA_CHECK(cudaMemsetAsync(num_ids_.data(), 0, num_ids_.bytes(), stream_));
+  WF_CUDA_CHECK(cudaMemsetAsync(filters_.data(), 0, filters_.bytes(), stream_));
   kernels::mark_candidates<<<grid_, kernels::candidate_block_threads, 0, stream_>>>(
       counts, n_, sorted_counts_.data() + limit, sorted_counts_.data() + list_limit(limit), bits_.data(),
-      listed_.data(), list_sizes_.data(), ids_.data(), num_ids_.data(), list_ids_.data(), num_ids_.data() + 1);
+      listed_.data(), list_sizes_.data(), ids_.data(), num_ids_.data(), candidate_filter(), list_filter());
   WF_CUDA_CHECK(cudaGetLastError());
   WF_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch_.data(), scan_bytes, list_sizes_.data(), list_offsets_.data(),
                                                plus, std::uint64_t{0}, static_cast<std::int64_t>(n_) + 1, stream_));
@@ -60,8 +61,8 @@ bool greedy_candidates::build(const std::uint32_t* counts, std::uint64_t num_set
   WF_CUDA_CHECK(cudaMemsetAsync(cursors_.data(), 0, cursors_.bytes(), stream_));
   if (num_members > 0) {
     kernels::fill_candidate_lists<<<grid_, kernels::candidate_block_threads, 0, stream_>>>(
-        members, set_ids, num_members, listed_.data(), list_ids_.data(), num_ids_.data() + 1, list_offsets_.data(),
-        cursors_.data(), lists_.data());
+        members, set_ids, num_members, listed_.data(), list_filter(), list_offsets_.data(), cursors_.data(),
+        lists_.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
   return true;

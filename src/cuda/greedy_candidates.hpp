@@ -45,7 +45,7 @@ class greedy_candidates {
 
   /// The cover-step policy over the candidates; `failed` is a device flag, 0 before the steps.
   kernels::lower_candidate_counts policy(unsigned long long* failed) const noexcept {
-    return {bits_.data(), listed_.data(), sorted_counts_.data() + limit_, failed, ids_.data(), num_ids_.data()};
+    return {bits_.data(), listed_.data(), sorted_counts_.data() + limit_, failed, candidate_filter()};
   }
   /// Queues the argmax over the unselected candidates (counts and `selected` indexed by vertex)
   /// into *best (0 before); nothing after a failed step.
@@ -65,9 +65,12 @@ class greedy_candidates {
   device_buffer<std::uint64_t> list_offsets_;    // n + 1: exclusive scan of list_sizes_
   device_buffer<std::uint32_t> cursors_;         // n: list fill cursors
   device_buffer<std::uint32_t> lists_;
+  std::uint32_t* candidate_filter() const noexcept { return filters_.data(); }
+  std::uint32_t* list_filter() const noexcept { return filters_.data() + kernels::vertex_filter_words; }
+
   device_buffer<std::uint32_t> ids_;             // limit_: the candidates, in no particular order
-  device_buffer<std::uint32_t> list_ids_;        // list_limit(limit_): the listed ones
-  device_buffer<std::uint32_t> num_ids_;         // 2: candidates, listed
+  device_buffer<std::uint32_t> num_ids_;         // 1
+  device_buffer<std::uint32_t> filters_;         // the candidates' and the listed vertices' filters
   device_buffer<unsigned char> scratch_;         // CUB scratch of the count sort and the offsets scan
 };
 

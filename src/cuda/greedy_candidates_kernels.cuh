@@ -19,12 +19,12 @@ inline constexpr unsigned candidate_block_threads = 256;
 /// *threshold). Sets their bits (every word of `bits` and `listed` is written), list_sizes[v] = the
 /// count of a listed vertex and 0 for the others, and appends the candidates to ids (in no
 /// particular order), counting them in *num_ids (0 before). Whole warps walk the vertices, 32
-/// consecutive ones per word. The listed ones are appended to list_ids as well (*num_listed, 0
-/// before).
+/// consecutive ones per word. The candidates and the listed ones also enter their filters
+/// (cover_policies.cuh; zeroed before).
 __global__ void mark_candidates(const std::uint32_t* counts, std::uint32_t n, const std::uint32_t* threshold,
                                 const std::uint32_t* list_threshold, std::uint32_t* bits, std::uint32_t* listed,
                                 std::uint32_t* list_sizes, std::uint32_t* ids, std::uint32_t* num_ids,
-                                std::uint32_t* list_ids, std::uint32_t* num_listed) {
+                                std::uint32_t* filter, std::uint32_t* list_filter) {
   const std::uint32_t above = *threshold;
   const std::uint32_t list_above = *list_threshold;
   const unsigned lane = threadIdx.x & 31;
@@ -41,15 +41,13 @@ __global__ void mark_candidates(const std::uint32_t* counts, std::uint32_t n, co
       listed[base >> 5] = list_mask;
     }
     if (v < n) list_sizes[v] = list ? count : 0;
-    auto append = [&](unsigned which, std::uint32_t* to, std::uint32_t* counter) {
-      if (which == 0) return;
-      std::uint32_t first = 0;
-      if (lane == 0) first = atomicAdd(counter, static_cast<std::uint32_t>(__popc(which)));
-      first = __shfl_sync(warp_full_mask, first, 0);
-      if ((which >> lane) & 1U) to[first + __popc(which & ((1U << lane) - 1))] = static_cast<std::uint32_t>(v);
-    };
-    append(mask, ids, num_ids);
-    append(list_mask, list_ids, num_listed);
+    if (candidate) add_to_vertex_filter(filter, static_cast<std::uint32_t>(v));
+    if (list) add_to_vertex_filter(list_filter, static_cast<std::uint32_t>(v));
+    if (mask == 0) continue;
+    std::uint32_t first = 0;
+    if (lane == 0) first = atomicAdd(num_ids, static_cast<std::uint32_t>(__popc(mask)));
+    first = __shfl_sync(warp_full_mask, first, 0);
+    if (candidate) ids[first + __popc(mask & ((1U << lane) - 1))] = static_cast<std::uint32_t>(v);
   }
 }
 
@@ -61,10 +59,10 @@ inline constexpr unsigned fill_unroll = 4;
 /// particular order.
 __global__ void fill_candidate_lists(const std::uint32_t* members, const std::uint32_t* set_ids,
                                      std::uint64_t num_members, const std::uint32_t* listed,
-                                     const std::uint32_t* list_ids, const std::uint32_t* num_listed,
-                                     const std::uint64_t* offsets, std::uint32_t* cursors, std::uint32_t* lists) {
+                                     const std::uint32_t* list_filter, const std::uint64_t* offsets,
+                                     std::uint32_t* cursors, std::uint32_t* lists) {
   __shared__ std::uint32_t filter[vertex_filter_words];
-  load_vertex_filter(filter, list_ids, *num_listed);
+  load_vertex_filter(filter, list_filter);
   const std::uint64_t stride = grid_thread_count();
   for (std::uint64_t j = grid_thread_id(); j < num_members; j += fill_unroll * stride) {
     std::uint32_t u[fill_unroll];
