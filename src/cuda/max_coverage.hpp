@@ -10,8 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "cuda/greedy_candidates.hpp"
 #include "cuda/device_memory.hpp"
+#include "cuda/greedy_candidates.hpp"
 #include "cuda/rr_batch.hpp"
 #include "wildfire/sampling/rr_collection.hpp"
 

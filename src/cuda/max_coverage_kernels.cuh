@@ -144,10 +144,10 @@ inline std::uint64_t max_cover_chunks(std::uint64_t num_sets, std::uint64_t num_
 /// covered sets of up to `small_limit` members (cover_small_set, or all of them without chunks)
 /// are spread over its lanes (warp_expand) and their counts lowered by one; larger sets are cut
 /// into chunks of cover_chunk members, appended to `chunks` (*chunk_count of them), for
-/// lower_chunked_counts. `gained` counts the newly covered
-/// sets. The order in which sets are visited does not change the counts or the gain. The lookups
-/// (list entry, flag, offsets) run for 32 sets at once, and entries are dealt W apart so that a
-/// short list still spreads over every warp. Before the chunks, a warp lowered the members of its
+/// lower_chunked_counts. `gained` counts the newly covered sets. The order in which sets are
+/// visited does not change the counts or the gain. The lookups (list entry, flag, offsets) run
+/// for 32 sets at once, and entries are dealt W apart so that a short list still spreads over
+/// every warp. Before the chunks, a warp lowered the members of its
 /// newly covered sets itself, set after set: on LJ-like's IMM sets the busiest warp of a step then
 /// had 6.5 times the average warp's work (the sets holding a hub hold thousands of members), and
 /// each 32 members waited on their load. (A lane per set all the way, with uncoalesced member
