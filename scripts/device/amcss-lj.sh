@@ -11,11 +11,10 @@
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/amcss-lj"; mkdir -p "$out"
-gen=.carry/tools/gen_powerlaw.py
 budget=${WF_AMCSS_LJ_SECONDS:-540}
 first=${WF_AMCSS_FIRST:-0}
 merit_r=${WF_AMCSS_MERIT_R:-2}
-graph=$build/graphs/lj_like.wfg  # the binary form loads in seconds, once per row
+graph=$lj_like_wfg  # the binary form loads in seconds, once per row
 wf_wc_graph_start lj "$graph" "$out"
 wf_build --fatal amcss_bench wildfire
 wf_wc_graph_finish "$graph" "$out"

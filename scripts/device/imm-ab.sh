@@ -11,8 +11,7 @@
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/imm-ab"; mkdir -p "$out"
-gen=.carry/tools/gen_powerlaw.py
-lj=$build/graphs/lj_like.wfg
+lj=$lj_like_wfg
 variants=()
 for dir in .carry/ab/*/; do [[ -d $dir ]] && variants+=("$(basename "$dir")"); done
 read -r -a settings <<< "${WF_AB_ENVS:-}"

@@ -7,12 +7,10 @@
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/kernel-times"; mkdir -p "$out"
-gen=.carry/tools/gen_powerlaw.py
-lj=$build/graphs/lj_like.wfg
-wf_wc_graph_start lj "$lj" "$out"; wf_wc_graph_finish "$lj" "$out"
+wf_wc_graph lj "$lj_like_wfg" "$out"
 export CUDA_MODULE_LOADING=EAGER
 for graph in epinions lj; do
-  input=$lj; [[ $graph == epinions ]] && input=.carry/data/soc-Epinions1.txt.gz
+  input=$lj_like_wfg; [[ $graph == epinions ]] && input=.carry/data/soc-Epinions1.txt.gz
   # One profiled run (every part synchronised), reused final sets.
   timeout 200 ncu --csv --metrics gpu__time_duration.sum --clock-control none \
     $build/bench/gpu_sampling_bench "$input" --imm 0.05 --imm-runs 0 --imm-final reused > "$out/$graph.csv" 2> "$out/$graph.err"

@@ -8,9 +8,8 @@
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/profile-warp"; mkdir -p "$out"
-gen=.carry/tools/gen_powerlaw.py
-graph=$build/graphs/lj_like.wfg
-wf_wc_graph_start lj "$graph" "$out"; wf_wc_graph_finish "$graph" "$out"
+graph=$lj_like_wfg
+wf_wc_graph lj "$graph" "$out"
 echo "graph ready after $(elapsed) s"
 timeout 240 ncu --kernel-name regex:'warp_rr_sets|small_rr_sets' --launch-count 4 \
   --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \

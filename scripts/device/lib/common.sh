@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154  # `out` and `gen` are the sourcing script's
 # The preamble the scripts of scripts/device/ share; they source it (from the repository root) and
-# then set `out` (and `gen` for wf_gen_like). Lives in lib/ so that run_all.sh, which runs every
-# scripts/device/*.sh, skips it.
+# then set `out` (and may set `gen`, the generator wf_gen_like runs). Lives in lib/ so that
+# run_all.sh, which runs every scripts/device/*.sh, skips it.
 export PATH=/usr/local/cuda/bin:$PATH
 build="build-device"
 t0=$(date +%s)
@@ -41,13 +41,15 @@ wf_gen_like() {
     *) echo "wf_gen_like: no graph named $1" >&2; return 1 ;;
   esac
   set -- "$2" "$3" $size
-  ( python3 "$gen" --n "$3" --m "$4" --seed 1 --out "$1" > "$2" 2>&1 ) &
+  ( python3 "${gen:-.carry/tools/gen_powerlaw.py}" --n "$3" --m "$4" --seed 1 --out "$1" > "$2" 2>&1 ) &
 }
 
 # The graph the size of NAME with weighted-cascade weights in the binary format, made once per
-# machine (kept under $build/graphs while the machine stays up):
+# machine (kept under $build/graphs while the machine stays up; LJ-like's at $lj_like_wfg):
 #   wf_wc_graph_start NAME WFG LOGDIR   starts the generator unless WFG exists (overlap a build)
 #   wf_wc_graph_finish WFG LOGDIR       waits for it and converts with $build's wildfire
+#   wf_wc_graph NAME WFG LOGDIR         both, one after the other
+lj_like_wfg="$build/graphs/lj_like.wfg"
 wf_wc_graph_start() {
   wf_wc_graph_pid=
   [[ -s $2 ]] && return 0
@@ -61,3 +63,4 @@ wf_wc_graph_finish() {
   rm -f "$1.txt"
   wf_wc_graph_pid=
 }
+wf_wc_graph() { wf_wc_graph_start "$1" "$2" "$3"; wf_wc_graph_finish "$2" "$3"; }
