@@ -38,11 +38,12 @@ check racecheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsRefer
 check racecheck wildfire_cuda_gpu_tests 'CudaSmallSets.WeightedCascadeEqualsReference' 30  # lane-per-sample queues
 check racecheck wildfire_cuda_gpu_tests 'CudaRrCollection.GreedyEqualsCpuGreedy' 40        # block argmax
 check racecheck wildfire_cuda_gpu_tests 'CudaIncremental.CandidateGreedyEqualsCpuGreedy' 120  # candidate filters
+check racecheck wildfire_cuda_gpu_tests 'CudaIncremental.OneLaunchGreedyEqualsCpuGreedy' 60 2  # the cooperative greedy
 check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the cooperative staged sweep
 # Memcheck: the same families plus the retry and error paths.
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60
 check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaStreamed.EqualsFlatOnHubGraphs:CudaSpreadSimulator.RejectsBadInput' 60
-check memcheck wildfire_cuda_gpu_tests 'CudaIncremental.Candidate*:CudaIncremental.SegmentedIndexEqualsCpuGreedy' 90
+check memcheck wildfire_cuda_gpu_tests 'CudaIncremental.Candidate*:CudaIncremental.SegmentedIndexEqualsCpuGreedy:CudaIncremental.OneLaunch*' 90
 check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 60 4
 echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(elapsed) s"
 exit $failed

@@ -58,7 +58,6 @@ void rr_bitmap::reserve(std::uint64_t extra_sets) {
     host_table_.push_back(chunk.data());
     chunks_.push_back(std::move(chunk));
   }
-  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // no kernel still reads the old table
   table_ = device_buffer<unsigned long long*>(*budget_, chunks, "RR-set bitmap chunk table");
   WF_CUDA_CHECK(cudaMemcpyAsync(table_.data(), host_table_.data(), table_bytes, cudaMemcpyHostToDevice, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // host_table_ may change before a later copy

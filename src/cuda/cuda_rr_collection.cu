@@ -78,7 +78,7 @@ class cuda_rr_collection final : public rr_collection {
         params_(params),
         requested_(config.traversal),
         colours_(config.colours),
-        budget_(config.memory_budget_bytes),
+        budget_(config.memory_budget_bytes, stream_.get()),
         graph_(graph, budget_, stream_.get(), params.model == diffusion_model::ic),
         store_(budget_, set_order::as_sampled),
         selector_(checked_universe(graph, params), budget_, stream_.get()),
@@ -418,7 +418,6 @@ class cuda_rr_collection final : public rr_collection {
   void start_bitmap(bool fused_feed) {
     use_fused_ = fused_feed;  // the traversal is settled from here (prepare_bitmap_feed)
     selector_.drop_index();
-    WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // no kernel still reads the index
     bitmap_ = std::make_unique<rr_bitmap>(graph_.num_vertices(), budget_, stream_.get());
     bitmap_->append(store_);
     WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));

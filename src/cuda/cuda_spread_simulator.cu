@@ -67,7 +67,7 @@ class cuda_spread_simulator final : public spread_simulator {
       : device_(select_gpu(config.gpu_id)),
         host_graph_(graph),
         params_(params),
-        budget_(config.memory_budget_bytes),
+        budget_(config.memory_budget_bytes, stream_.get()),
         graph_(graph, budget_, stream_.get(), params.model == diffusion_model::ic) {
     WF_EXPECTS(params.rounds >= 1, "--rounds", "rounds must be at least 1");
     WF_EXPECTS(std::uint64_t{graph.num_vertices} * params.rounds < (std::uint64_t{1} << 32), "--rounds",

@@ -56,6 +56,13 @@ int cover_chunks_from_environment() {
   return text == nullptr ? -1 : std::atoi(text) != 0;
 }
 
+/// WF_GREEDY_PERSISTENT=0 keeps a launch per greedy step where greedy_persistent would run (the
+/// tests take both; A/B runs compare them).
+bool persistent_greedy_from_environment() {
+  const char* text = std::getenv("WF_GREEDY_PERSISTENT");
+  return text == nullptr || std::atoi(text) != 0;
+}
+
 std::uint32_t candidate_limit_from_environment(std::uint32_t universe) {
   if (const char* text = std::getenv("WF_GREEDY_CANDIDATES"); text != nullptr) {
     return static_cast<std::uint32_t>(std::min<unsigned long long>(std::strtoull(text, nullptr, 10), universe));
@@ -73,6 +80,11 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
       cover_chunks_(cover_chunks_from_environment()),
       sort_min_members_(sort_min_members_from_environment()) {
   cover_grid_ = multiprocessor_count() * 8;
+  if (persistent_greedy_from_environment()) {
+    // Two blocks per multiprocessor: enough warps for a step's lists, and a cheap grid barrier.
+    persistent_grid_ = std::min(resident_grid(kernels::greedy_persistent, kernels::cover_block_threads),
+                                multiprocessor_count() * 2);
+  }
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
@@ -96,8 +108,7 @@ void device_max_coverage::drop_index() noexcept {
 
 void device_max_coverage::release_index_lists() {
   if (segments_.empty()) return;
-  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // no kernel of this stream still reads them
-  segments_.clear();
+  segments_.clear();  // freed in stream order, after the kernels that read them
   // Stale from here: the next select with the index rebuilds it and its counts from scratch.
   index_epoch_ = ~0ULL;
   indexed_sets_ = 0;
@@ -156,8 +167,7 @@ void device_max_coverage::update_index(const rr_store& store, std::uint64_t stor
                     store.num_members() >= indexed_members_;
   if (same && store.num_sets() == indexed_sets_) return;
   if (!same || segments_.size() >= max_index_segments) {
-    // Free the old lists first: the rebuilt index needs their room.
-    WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // no kernel of this stream still reads them
+    // Free the old lists first (in stream order): the rebuilt index needs their room.
     if (!segments_.empty()) ++full_rebuilds_;
     drop_index();
   }
@@ -241,8 +251,7 @@ bool device_max_coverage::sort_into_segment(const rr_store& store, std::uint64_t
   WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_scratch.data(), sort_bytes, keys, values,
                                                 static_cast<std::int64_t>(members), 0, end_bit, stream_));
   if (values.Current() != segment.sets.data()) std::swap(segment.sets, set_ids);  // the ids ended in the other buffer
-  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));  // before the temporaries are freed
-  return true;
+  return true;  // the temporaries are freed in stream order, after the sort
 }
 
 coverage_selection device_max_coverage::select(const rr_store& store, std::uint64_t store_epoch, std::uint32_t k,
@@ -344,18 +353,37 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
         best + step, chunks_.data(), chunk_counts + step, store.members(), counts_.data(), policy);
     WF_CUDA_CHECK(cudaGetLastError());
   };
-  for (std::uint64_t step = 0; step < wanted; ++step) {
-    top_k_sum(top_sums + step);
-    if (by_candidates) {
-      candidates_->argmax(counts_.data(), flags_.data(), failed, best + step);
-      cover(step, candidates_->policy(failed));
-    } else {
-      // A grid of a few blocks per SM strides over the counts: one atomic per block at the end.
-      const unsigned argmax_blocks = std::min(blocks_for((std::uint64_t{n_} + 3) / 4), cover_grid_);  // 4 per thread
-      kernels::argmax_count<<<argmax_blocks, kernels::cover_block_threads, 0, stream_>>>(
-          counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
-      WF_CUDA_CHECK(cudaGetLastError());
-      cover(step, kernels::lower_every_count{});
+  const bool persistent = persistent_grid_ > 0 && !by_candidates && !chunked && !bound && wanted > 0;
+  if (persistent) {
+    std::uint64_t steps = wanted;
+    std::uint32_t universe = n_;
+    std::uint32_t per_round_k = k;
+    const std::uint64_t* offsets = store.offsets();
+    const std::uint32_t* members = store.members();
+    std::uint8_t* covered = covered_.data();
+    std::uint32_t* counts = counts_.data();
+    std::uint8_t* selected = flags_.data();
+    std::uint32_t* used = round_used_.data();
+    std::uint32_t round_size = per_round;
+    void* args[] = {&steps, &universe, &per_round_k, &index, &offsets, &members, &covered,
+                    &counts, &selected, &used, &round_size, &best, &gained};
+    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernels::greedy_persistent),
+                                              dim3(persistent_grid_), dim3(kernels::cover_block_threads), args, 0,
+                                              stream_));
+  } else {
+    for (std::uint64_t step = 0; step < wanted; ++step) {
+      top_k_sum(top_sums + step);
+      if (by_candidates) {
+        candidates_->argmax(counts_.data(), flags_.data(), failed, best + step);
+        cover(step, candidates_->policy(failed));
+      } else {
+        // A grid of a few blocks per SM strides over the counts: one atomic per block at the end.
+        const unsigned argmax_blocks = std::min(blocks_for((std::uint64_t{n_} + 3) / 4), cover_grid_);  // 4 per thread
+        kernels::argmax_count<<<argmax_blocks, kernels::cover_block_threads, 0, stream_>>>(
+            counts_.data(), flags_.data(), n_, round_used_.data(), per_round, k, best + step);
+        WF_CUDA_CHECK(cudaGetLastError());
+        cover(step, kernels::lower_every_count{});
+      }
     }
   }
   top_k_sum(top_sums + wanted);

@@ -39,7 +39,8 @@ class device_max_coverage {
   /// candidate limit, keeps exact counts for candidates only and lists the sets of the largest
   /// counts only (greedy_candidates.hpp), with no index: the same result. Where one of its steps
   /// cannot vouch for its seed, the greedy runs again with four times the candidates (at n or
-  /// more: every vertex, with the index), and so do the later selects.
+  /// more: every vertex, with the index), and so do the later selects. Without candidates, chunks
+  /// and the bound, the whole greedy is one cooperative launch (kernels::greedy_persistent).
   coverage_selection select(const rr_store& store, std::uint64_t store_epoch, std::uint32_t k,
                             std::uint32_t rounds = 1, bool want_bound = true,
                             std::span<const std::uint32_t> preselected = {});
@@ -91,6 +92,7 @@ class device_max_coverage {
 
   std::uint32_t n_;
   unsigned cover_grid_ = 1;  // blocks of a cover step
+  unsigned persistent_grid_ = 0;  // blocks of greedy_persistent; 0: a launch per step (WF_GREEDY_PERSISTENT=0)
   memory_budget* budget_;
   cudaStream_t stream_;
   std::uint32_t candidate_limit_;             // T of greedy_candidates; 0: every vertex's count kept

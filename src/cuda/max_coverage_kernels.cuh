@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <cooperative_groups.h>
+
 #include "cuda/cover_policies.cuh"
 #include "cuda/greedy_steps.hpp"
 #include "cuda/grid_stride.cuh"
@@ -81,26 +83,28 @@ __device__ __forceinline__ unsigned long long block_max(unsigned long long mine,
   return mine;
 }
 
-/// best = max over eligible v (unselected, its round's budget not spent) of (counts[v] << 32 | ~v):
-/// the largest count, lowest id on ties; stays 0 when no element is eligible.
-__global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* selected, std::uint32_t n,
-                             const std::uint32_t* round_used, std::uint32_t per_round, std::uint32_t k,
-                             unsigned long long* best) {
+/// This thread's part of argmax_count: the largest (counts[v] << 32 | ~v) over the eligible v
+/// (unselected, its round's budget not spent) of its grid-stride share, 0 if none. The mutable
+/// arrays are read through L2 (__ldcg): greedy_persistent reads them again after other
+/// multiprocessors have changed them.
+__device__ __forceinline__ unsigned long long argmax_partial(const std::uint32_t* counts, const std::uint8_t* selected,
+                                                             std::uint32_t n, const std::uint32_t* round_used,
+                                                             std::uint32_t per_round, std::uint32_t k) {
   unsigned long long mine = 0;
   auto consider = [&](std::uint32_t v, std::uint32_t count, std::uint8_t is_selected) {
-    if (is_selected == 0 && round_used[v / per_round] < k) {
+    if (is_selected == 0 && __ldcg(round_used + v / per_round) < k) {
       const unsigned long long packed = argmax_key(count, v);
       if (packed > mine) mine = packed;
     }
   };
-  // Four vertices per load (the buffers come from cudaMalloc, 256-byte aligned): a quarter of the
-  // load instructions of a vertex per thread.
+  // Four vertices per load (the buffers are 256-byte aligned): a quarter of the load
+  // instructions of a vertex per thread.
   const std::uint32_t quads = n / 4;
   const auto* counts4 = reinterpret_cast<const uint4*>(counts);
   const auto* selected4 = reinterpret_cast<const uchar4*>(selected);
   for (std::uint64_t q = grid_thread_id(); q < quads; q += grid_thread_count()) {
-    const uint4 c = counts4[q];
-    const uchar4 f = selected4[q];
+    const uint4 c = __ldcg(counts4 + q);
+    const uchar4 f = __ldcg(selected4 + q);
     const auto v = static_cast<std::uint32_t>(4 * q);
     consider(v, c.x, f.x);
     consider(v + 1, c.y, f.y);
@@ -108,12 +112,20 @@ __global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* se
     consider(v + 3, c.w, f.w);
   }
   for (std::uint64_t v = 4ULL * quads + grid_thread_id(); v < n; v += grid_thread_count()) {
-    consider(static_cast<std::uint32_t>(v), counts[v], selected[v]);
+    consider(static_cast<std::uint32_t>(v), __ldcg(counts + v), __ldcg(selected + v));
   }
+  return mine;
+}
+
+/// best = max over eligible v of (counts[v] << 32 | ~v) (argmax_partial): the largest count,
+/// lowest id on ties; stays 0 when no element is eligible.
+__global__ void argmax_count(const std::uint32_t* counts, const std::uint8_t* selected, std::uint32_t n,
+                             const std::uint32_t* round_used, std::uint32_t per_round, std::uint32_t k,
+                             unsigned long long* best) {
   // One atomic per block: a per-warp atomicMax on one address serialises in L2 (tens of
   // thousands per step on a universe of millions).
   __shared__ unsigned long long scratch[cover_block_threads / 32];
-  mine = block_max(mine, scratch);
+  const unsigned long long mine = block_max(argmax_partial(counts, selected, n, round_used, per_round, k), scratch);
   if (threadIdx.x == 0 && mine != 0) atomicMax(best, mine);
 }
 
@@ -138,34 +150,18 @@ inline std::uint64_t max_cover_chunks(std::uint64_t num_sets, std::uint64_t num_
   return num_members / cover_chunk + num_sets + 1;
 }
 
-/// First kernel of a greedy step. The chosen vertex's index lists (one per segment): warp w takes
-/// list entries w, w + W, w + 2W, ... (W warps), 32 of them at a time, one per lane; each lane looks
-/// up its entry's set, and a set not yet covered becomes covered. The members of the warp's newly
-/// covered sets of up to `small_limit` members (cover_small_set, or all of them without chunks)
-/// are spread over its lanes (warp_expand) and their counts lowered by one; larger sets are cut
-/// into chunks of cover_chunk members, appended to `chunks` (*chunk_count of them), for
-/// lower_chunked_counts. `gained` counts the newly covered sets. The order in which sets are
-/// visited does not change the counts or the gain. The lookups (list entry, flag, offsets) run
-/// for 32 sets at once, and entries are dealt W apart so that a short list still spreads over
-/// every warp. Before the chunks, a warp lowered the members of its
-/// newly covered sets itself, set after set: on LJ-like's IMM sets the busiest warp of a step then
-/// had 6.5 times the average warp's work (the sets holding a hub hold thousands of members), and
-/// each 32 members waited on their load. (A lane per set all the way, with uncoalesced member
-/// reads, measured slower, as did 32 consecutive entries per warp, which leaves most warps idle on
-/// a short list: LJ-like greedy 33 -> 94 ms, H100.) `policy` (cover_policies.cuh) says whether the
-/// step may cover at all and whose counts it lowers.
+/// The work of cover_sets for the step's key (admitted by `policy`), by every thread of the grid.
 template <class Policy>
-__global__ void cover_sets(const unsigned long long* best, index_segments index, const std::uint64_t* offsets,
-                           const std::uint32_t* members, std::uint8_t* covered, std::uint32_t* counts,
-                           std::uint8_t* selected, std::uint32_t* round_used, std::uint32_t per_round,
-                           unsigned long long* gained, std::uint64_t small_limit, unsigned long long* chunks,
-                           unsigned long long* chunk_count, Policy policy) {
-  const unsigned long long key = *best;
-  if (!policy.admits(key)) return;
+__device__ __forceinline__ void cover_chosen(unsigned long long key, index_segments index, const std::uint64_t* offsets,
+                                             const std::uint32_t* members, std::uint8_t* covered,
+                                             std::uint32_t* counts, std::uint8_t* selected, std::uint32_t* round_used,
+                                             std::uint32_t per_round, unsigned long long* gained,
+                                             std::uint64_t small_limit, unsigned long long* chunks,
+                                             unsigned long long* chunk_count, Policy policy) {
   const std::uint32_t v = argmax_key_vertex(key);
   if (grid_thread_id() == 0) {
     selected[v] = 1;
-    ++round_used[v / per_round];
+    atomicAdd(round_used + v / per_round, 1U);  // in L2: greedy_persistent reads it on every multiprocessor
     // Every set holding v is covered after this step, so v's count ends at 0. It is set here, not
     // decremented once per newly covered set: those atomics all hit one address (one per set of
     // the step), which serialises them in L2.
@@ -186,8 +182,8 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
       if (entry < end) {
         const std::uint32_t s = sets[entry];
         // A set occurs once in v's lists (segments hold disjoint sets), so no other lane of this
-        // step touches covered[s].
-        if (covered[s] == 0) {
+        // step touches covered[s]; earlier steps may have, on other multiprocessors (__ldcg).
+        if (__ldcg(covered + s) == 0) {
           covered[s] = 1;
           ++newly;
           first = offsets[s];
@@ -216,6 +212,59 @@ __global__ void cover_sets(const unsigned long long* best, index_segments index,
   }
   newly = warp_sum(newly);
   if (lane == 0 && newly != 0) atomicAdd(gained, newly);
+}
+
+/// First kernel of a greedy step. The chosen vertex's index lists (one per segment): warp w takes
+/// list entries w, w + W, w + 2W, ... (W warps), 32 of them at a time, one per lane; each lane looks
+/// up its entry's set, and a set not yet covered becomes covered. The members of the warp's newly
+/// covered sets of up to `small_limit` members (cover_small_set, or all of them without chunks)
+/// are spread over its lanes (warp_expand) and their counts lowered by one; larger sets are cut
+/// into chunks of cover_chunk members, appended to `chunks` (*chunk_count of them), for
+/// lower_chunked_counts. `gained` counts the newly covered sets. The order in which sets are
+/// visited does not change the counts or the gain. The lookups (list entry, flag, offsets) run
+/// for 32 sets at once, and entries are dealt W apart so that a short list still spreads over
+/// every warp. Before the chunks, a warp lowered the members of its
+/// newly covered sets itself, set after set: on LJ-like's IMM sets the busiest warp of a step then
+/// had 6.5 times the average warp's work (the sets holding a hub hold thousands of members), and
+/// each 32 members waited on their load. (A lane per set all the way, with uncoalesced member
+/// reads, measured slower, as did 32 consecutive entries per warp, which leaves most warps idle on
+/// a short list: LJ-like greedy 33 -> 94 ms, H100.) `policy` (cover_policies.cuh) says whether the
+/// step may cover at all and whose counts it lowers.
+template <class Policy>
+__global__ void cover_sets(const unsigned long long* best, index_segments index, const std::uint64_t* offsets,
+                           const std::uint32_t* members, std::uint8_t* covered, std::uint32_t* counts,
+                           std::uint8_t* selected, std::uint32_t* round_used, std::uint32_t per_round,
+                           unsigned long long* gained, std::uint64_t small_limit, unsigned long long* chunks,
+                           unsigned long long* chunk_count, Policy policy) {
+  const unsigned long long key = *best;
+  if (!policy.admits(key)) return;
+  cover_chosen(key, index, offsets, members, covered, counts, selected, round_used, per_round, gained, small_limit,
+               chunks, chunk_count, policy);
+}
+
+/// A whole greedy in one cooperative launch, when every count is kept and sets are lowered in the
+/// warp (no chunks, no OPIM-C bound): step after step, argmax_count's work and then cover_sets',
+/// a grid barrier after each. On soc-Epinions1 a step's two launches took about 11 us of GPU time
+/// and 5 us of launch gaps for about 2 us of work; IMM makes 200 such steps. Steps after one that
+/// finds no eligible vertex choose nothing (best stays 0), as with the two kernels.
+__global__ void __launch_bounds__(cover_block_threads)
+    greedy_persistent(std::uint64_t wanted, std::uint32_t n, std::uint32_t k, index_segments index,
+                      const std::uint64_t* offsets, const std::uint32_t* members, std::uint8_t* covered,
+                      std::uint32_t* counts, std::uint8_t* selected, std::uint32_t* round_used, std::uint32_t per_round,
+                      unsigned long long* best, unsigned long long* gained) {
+  const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  __shared__ unsigned long long scratch[cover_block_threads / 32];
+  for (std::uint64_t step = 0; step < wanted; ++step) {
+    const unsigned long long mine =
+        block_max(argmax_partial(counts, selected, n, round_used, per_round, k), scratch);
+    if (threadIdx.x == 0 && mine != 0) atomicMax(best + step, mine);
+    grid.sync();
+    const unsigned long long key = __ldcg(best + step);
+    if (key == 0) return;  // every thread reads the same key: no barrier is left waiting
+    cover_chosen(key, index, offsets, members, covered, counts, selected, round_used, per_round, gained + step, ~0ULL,
+                 nullptr, nullptr, lower_every_count{});
+    grid.sync();
+  }
 }
 
 /// Second kernel of a greedy step: warp per chunk of cover_sets, grid-stride over the *chunk_count

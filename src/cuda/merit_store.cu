@@ -10,6 +10,7 @@
 
 #include "adaptive/selection_order.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_memory.hpp"
 #include "cuda/merit_store_kernels.cuh"
 #include "cuda/resident_grid.hpp"
 #include "wildfire/error.hpp"
@@ -99,6 +100,7 @@ class gpu_mrr_store final : public mrr_store {
     WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
     WF_CUDA_CHECK(cudaSetDevice(gpu_id));
     std::size_t free_bytes = 0, total_bytes = 0;
+    ::wildfire::cuda::release_pooled_memory();  // what the budgets' pool keeps idle is free here
     WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     budget_bytes_ = budget_bytes > 0 ? budget_bytes : free_bytes;
     const std::uint32_t n = graph.num_vertices;
@@ -340,6 +342,7 @@ class gpu_mrr_store final : public mrr_store {
   /// during the copy, so both must fit in the budget and in the free device memory).
   void regrow() {
     std::size_t free_bytes = 0, total_bytes = 0;
+    ::wildfire::cuda::release_pooled_memory();  // what the budgets' pool keeps idle is free here
     WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const auto fits = [&](std::uint64_t cap) {
       const std::uint64_t wanted = num_segments_ * cap * sizeof(std::uint32_t);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_memory.hpp"
 #include "cuda/pa_generator_kernels.cuh"
 #include "cuda/resident_grid.hpp"
 #include "wildfire/error.hpp"
@@ -69,6 +70,7 @@ pa_graph generate_pa_gpu(const pa_params& params, const pa_gpu_options& options,
   const std::uint64_t needed_bytes = targets_bytes + 2 * queue_bytes + 3 * sizeof(std::uint32_t);
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
+  release_pooled_memory();  // what the budgets' pool keeps idle is free here
   WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (needed_bytes > free_bytes) {
     throw resource_error("preferential-attachment graph on the GPU (n = " + std::to_string(n) +

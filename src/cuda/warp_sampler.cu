@@ -126,7 +126,7 @@ void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, st
   }
   const unsigned blocks = static_cast<unsigned>(warps / kernels::warp_sampler_warps_per_block);
   kernel_<<<blocks, kernels::warp_sampler_block_threads, 0, stream_>>>(graph_, a);
-  finish_launch();  // synchronises: also before big_stage is freed
+  finish_launch();
 }
 
 void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged) {

@@ -38,6 +38,9 @@ test::environment_override force_index_build(const std::string& build) {
 test::environment_override force_candidates(const char* limit) { return {"WF_GREEDY_CANDIDATES", limit}; }
 /// Cover steps that deal large sets in chunks ("1") or lower every set in the warp that finds it.
 test::environment_override force_cover_chunks(const char* on) { return {"WF_COVER_CHUNKS", on}; }
+/// The whole greedy in one cooperative launch ("1", the default where it applies) or a launch per
+/// step ("0").
+test::environment_override force_persistent_greedy(const char* on) { return {"WF_GREEDY_PERSISTENT", on}; }
 
 TEST(CudaIncremental, DeferredSlicesEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
@@ -154,6 +157,36 @@ TEST(CudaIncremental, CandidateGreedyEqualsCpuGreedy) {
       const coverage_selection chosen = gpu->select(60, false);
       EXPECT_EQ(gpu->coverage(chosen.seeds), chosen.covered);
     }
+  }
+}
+
+TEST(CudaIncremental, OneLaunchGreedyEqualsCpuGreedy) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  // Every count kept, no chunks, no bound: the greedy_persistent path, and the launch per step
+  // beside it, over growing sets (ties at small counts in the first phases), with k past the
+  // vertices the sets hold (zero-gain picks), and per round over multi-round sets.
+  const auto no_candidates = force_candidates("0");
+  const auto no_chunks = force_cover_chunks("0");
+  const csr_graph g = test::hub_graph(3000, false);
+  for (const char* persistent : {"1", "0"}) {
+    SCOPED_TRACE(std::string("persistent ") + persistent);
+    const auto forced = force_persistent_greedy(persistent);
+    sampling_params params;
+    params.seed = 33;
+    auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+    std::uint64_t next = 0;
+    for (int phase = 0; phase < 5; ++phase) {
+      const std::uint64_t grow = 5ULL << (2 * phase);
+      gpu->generate(next, grow);
+      next += grow;
+      expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "phase " + std::to_string(phase));
+    }
+    expect_greedy_equals_cpu(*gpu, g.num_vertices, 2000, false, "k 2000");
+    params.rounds = 3;
+    auto rounds = cuda::make_cuda_rr_collection(gpu_config(), g, params);
+    rounds->generate(0, 4000);
+    const coverage_selection got = test::expect_per_round_greedy_equals_cpu(*rounds, g.num_vertices, 3, 40, "3 rounds");
+    EXPECT_EQ(got.seeds.size(), 120U);
   }
 }
 
