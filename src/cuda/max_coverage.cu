@@ -56,11 +56,14 @@ int cover_chunks_from_environment() {
   return text == nullptr ? -1 : std::atoi(text) != 0;
 }
 
-/// WF_GREEDY_PERSISTENT=0 keeps a launch per greedy step where greedy_persistent would run (the
-/// tests take both; A/B runs compare them).
-bool persistent_greedy_from_environment() {
+/// Blocks per multiprocessor of greedy_persistent: enough warps for a step's lists, and a cheap
+/// grid barrier. WF_GREEDY_PERSISTENT=N sets N; 0 keeps a launch per greedy step (the tests take
+/// both; A/B runs compare them).
+constexpr unsigned default_persistent_blocks_per_sm = 2;
+
+unsigned persistent_blocks_from_environment() {
   const char* text = std::getenv("WF_GREEDY_PERSISTENT");
-  return text == nullptr || std::atoi(text) != 0;
+  return text == nullptr ? default_persistent_blocks_per_sm : static_cast<unsigned>(std::max(std::atoi(text), 0));
 }
 
 std::uint32_t candidate_limit_from_environment(std::uint32_t universe) {
@@ -80,10 +83,9 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
       cover_chunks_(cover_chunks_from_environment()),
       sort_min_members_(sort_min_members_from_environment()) {
   cover_grid_ = multiprocessor_count() * 8;
-  if (persistent_greedy_from_environment()) {
-    // Two blocks per multiprocessor: enough warps for a step's lists, and a cheap grid barrier.
+  if (const unsigned per_sm = persistent_blocks_from_environment(); per_sm > 0) {
     persistent_grid_ = std::min(resident_grid(kernels::greedy_persistent, kernels::cover_block_threads),
-                                multiprocessor_count() * 2);
+                                multiprocessor_count() * per_sm);
   }
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");

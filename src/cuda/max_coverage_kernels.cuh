@@ -171,50 +171,73 @@ __device__ __forceinline__ void cover_chosen(unsigned long long key, index_segme
   const std::uint64_t warp = grid_thread_id() >> 5;
   const std::uint64_t warps = grid_thread_count() >> 5;
   unsigned long long newly = 0;
-  for (unsigned seg = 0; seg < index.count && seg < max_segments; ++seg) {
-    const std::uint64_t begin = index.offsets[seg][v];
-    const std::uint64_t end = index.offsets[seg][v + 1];
-    const std::uint32_t* sets = index.sets[seg];
-    for (std::uint64_t i = begin + warp; i < end; i += 32 * warps) {
-      const std::uint64_t entry = i + lane * warps;
-      std::uint64_t first = 0;
-      std::uint64_t size = 0;  // members [first, first + size) of this lane's newly covered set
-      if (entry < end) {
-        const std::uint32_t s = sets[entry];
-        // A set occurs once in v's lists (segments hold disjoint sets), so no other lane of this
-        // step touches covered[s]; earlier steps may have, on other multiprocessors (__ldcg).
-        if (__ldcg(covered + s) == 0) {
-          covered[s] = 1;
-          ++newly;
-          first = offsets[s];
-          size = offsets[s + 1] - first;
+  // v's lists in all segments as one sequence, so that a step walks them in one pass rather than
+  // one dependent pass per segment (each segment's bounds loaded up front, all in registers).
+  std::uint64_t list_begin[max_segments];
+  std::uint64_t list_size[max_segments];
+  std::uint64_t total = 0;
+#pragma unroll
+  for (unsigned seg = 0; seg < max_segments; ++seg) {
+    list_begin[seg] = 0;
+    list_size[seg] = 0;
+    if (seg < index.count) {
+      list_begin[seg] = index.offsets[seg][v];
+      list_size[seg] = index.offsets[seg][v + 1] - list_begin[seg];
+      total += list_size[seg];
+    }
+  }
+  for (std::uint64_t i = warp; i < total; i += 32 * warps) {
+    const std::uint64_t entry = i + lane * warps;
+    std::uint64_t first = 0;
+    std::uint64_t size = 0;  // members [first, first + size) of this lane's newly covered set
+    if (entry < total) {
+      std::uint64_t rest = entry;  // position in the lists from the current segment on
+      std::uint32_t s = 0;
+      bool found = false;
+#pragma unroll
+      for (unsigned seg = 0; seg < max_segments; ++seg) {
+        if (!found && rest < list_size[seg]) {
+          s = index.sets[seg][list_begin[seg] + rest];
+          found = true;
+        } else if (!found) {
+          rest -= list_size[seg];
         }
       }
-      const bool small = size <= small_limit;
-      warp_expand(small ? size : 0, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
-        const std::uint64_t from = __shfl_sync(warp_full_mask, first, owner);
-        if (!valid) return;
-        const std::uint32_t u = members[from + item];
-        if (u != v && policy.counted(u)) atomicSub(counts + u, 1U);
-      });
-      const std::uint64_t pieces = small ? 0 : (size + cover_chunk - 1) / cover_chunk;
-      const std::uint64_t inclusive = warp_inclusive_sum(pieces, lane);
-      const std::uint64_t total = __shfl_sync(warp_full_mask, inclusive, 31);
-      if (total == 0) continue;
-      unsigned long long at = 0;
-      if (lane == 0) at = atomicAdd(chunk_count, static_cast<unsigned long long>(total));
-      at = __shfl_sync(warp_full_mask, at, 0) + inclusive - pieces;
-      for (std::uint64_t c = 0; c < pieces; ++c) {
-        const std::uint64_t done = c * cover_chunk;
-        chunks[at + c] = pack_chunk(first + done, static_cast<unsigned>(std::min<std::uint64_t>(cover_chunk, size - done)));
+      // A set occurs once in v's lists (segments hold disjoint sets), so no other lane of this
+      // step touches covered[s]; earlier steps may have, on other multiprocessors (__ldcg).
+      if (__ldcg(covered + s) == 0) {
+        covered[s] = 1;
+        ++newly;
+        first = offsets[s];
+        size = offsets[s + 1] - first;
       }
+    }
+    const bool small = size <= small_limit;
+    warp_expand(small ? size : 0, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
+      const std::uint64_t from = __shfl_sync(warp_full_mask, first, owner);
+      if (!valid) return;
+      const std::uint32_t u = members[from + item];
+      if (u != v && policy.counted(u)) atomicSub(counts + u, 1U);
+    });
+    const std::uint64_t pieces = small ? 0 : (size + cover_chunk - 1) / cover_chunk;
+    const std::uint64_t inclusive = warp_inclusive_sum(pieces, lane);
+    const std::uint64_t all_pieces = __shfl_sync(warp_full_mask, inclusive, 31);
+    if (all_pieces == 0) continue;
+    unsigned long long at = 0;
+    if (lane == 0) at = atomicAdd(chunk_count, static_cast<unsigned long long>(all_pieces));
+    at = __shfl_sync(warp_full_mask, at, 0) + inclusive - pieces;
+    for (std::uint64_t c = 0; c < pieces; ++c) {
+      const std::uint64_t done = c * cover_chunk;
+      chunks[at + c] = pack_chunk(first + done, static_cast<unsigned>(std::min<std::uint64_t>(cover_chunk, size - done)));
     }
   }
   newly = warp_sum(newly);
   if (lane == 0 && newly != 0) atomicAdd(gained, newly);
 }
 
-/// First kernel of a greedy step. The chosen vertex's index lists (one per segment): warp w takes
+/// First kernel of a greedy step. The chosen vertex's index lists (one per segment, walked as one
+/// sequence; a pass per segment made the final select of soc-Epinions1's IMM four dependent
+/// passes): warp w takes
 /// list entries w, w + W, w + 2W, ... (W warps), 32 of them at a time, one per lane; each lane looks
 /// up its entry's set, and a set not yet covered becomes covered. The members of the warp's newly
 /// covered sets of up to `small_limit` members (cover_small_set, or all of them without chunks)

@@ -38,8 +38,8 @@ test::environment_override force_index_build(const std::string& build) {
 test::environment_override force_candidates(const char* limit) { return {"WF_GREEDY_CANDIDATES", limit}; }
 /// Cover steps that deal large sets in chunks ("1") or lower every set in the warp that finds it.
 test::environment_override force_cover_chunks(const char* on) { return {"WF_COVER_CHUNKS", on}; }
-/// The whole greedy in one cooperative launch ("1", the default where it applies) or a launch per
-/// step ("0").
+/// The whole greedy in one cooperative launch of N blocks per multiprocessor ("N"; 2 by default,
+/// where it applies) or a launch per step ("0").
 test::environment_override force_persistent_greedy(const char* on) { return {"WF_GREEDY_PERSISTENT", on}; }
 
 TEST(CudaIncremental, DeferredSlicesEqualReference) {
