@@ -95,7 +95,9 @@ double bytes_read_lower_bound(const wildfire::csr_graph& g, const wildfire::ic_b
 
 #ifdef WF_HAVE_CUDA
 /// IMM on the GPU collection: per eps and final-set mode, `runs` unprofiled runs (each on a new
-/// collection: upload excluded, as in gIM's timer) and one profiled run, as a markdown table.
+/// collection: upload excluded, as in gIM's timer) and one profiled run, as a markdown table. The
+/// process's first run allocates from a cold memory pool; later runs find the memory the earlier
+/// ones freed (device_memory.hpp), so, as in gIM's timer, allocation stays outside their region.
 void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& params,
                  const std::vector<std::string>& eps_list, int runs, const std::vector<std::string>& finals) {
   using namespace wildfire;
@@ -103,7 +105,8 @@ void imm_profile(const wildfire::csr_graph& g, const wildfire::sampling_params& 
               "device). `profiled`: every part ends with a stream synchronisation, so the parts hold their own "
               "kernels (the run is slightly slower). traversal = sampler kernels, store = staged sets into the "
               "store, index = vertex-to-sets index segments, greedy = the rest of select; candidate selects "
-              "(fallbacks): greedy runs over candidates only, and those run again with more candidates.\n\n",
+              "(fallbacks): greedy runs over candidates only, and those run again with more candidates. The process's "
+              "first run allocates from a cold memory pool; the later runs reuse what earlier runs freed.\n\n",
               std::string(to_string(params.model)).c_str());
   std::printf("| eps | final sets | run | theta | Samp+Sel ms | sampling ms | selection ms | generate calls | flushes | "
               "sampler batches | small sets | deferred | selects | index segments | rebuilds | members indexed | traversal ms | "
