@@ -39,18 +39,33 @@ std::uint64_t rr_bitmap::bytes_for(std::uint32_t num_vertices, std::uint64_t set
   return chunks * per_chunk * std::max<std::uint64_t>(num_vertices, 1) * sizeof(unsigned long long);
 }
 
+std::uint64_t rr_bitmap::chunks_for(std::uint64_t extra_sets) const noexcept {
+  const std::uint64_t batches = (num_sets_ + extra_sets + 63) / 64;
+  return (batches + per_chunk_ - 1) / per_chunk_;
+}
+
+std::uint64_t rr_bitmap::bytes_to_reserve(std::uint64_t extra_sets) const noexcept {
+  const std::uint64_t chunks = chunks_for(extra_sets);
+  if (chunks <= chunks_.size()) return 0;
+  const std::uint64_t chunk_bytes = std::uint64_t{per_chunk_} * std::max<std::uint64_t>(n_, 1) * sizeof(unsigned long long);
+  return (chunks - chunks_.size()) * chunk_bytes + chunks * sizeof(unsigned long long*);  // chunks and table
+}
+
+void rr_bitmap::count_sets(std::uint32_t* counts) const {
+  kernels::bitmap::count_sets<<<grid_for(n_), kernels::bitmap::block_threads, 0, stream_>>>(view(), batches_used(),
+                                                                                         counts);
+  WF_CUDA_CHECK(cudaGetLastError());
+}
+
 void rr_bitmap::reserve(std::uint64_t extra_sets) {
-  const std::uint64_t sets = num_sets_ + extra_sets;
-  const std::uint64_t batches = (sets + 63) / 64;
-  const std::uint64_t chunks = (batches + per_chunk_ - 1) / per_chunk_;
+  const std::uint64_t chunks = chunks_for(extra_sets);
   if (chunks <= chunks_.size()) return;
   const std::uint64_t chunk_words = std::uint64_t{per_chunk_} * std::max<std::uint64_t>(n_, 1);
-  const std::uint64_t missing = (chunks - chunks_.size()) * chunk_words * sizeof(unsigned long long);
   const std::uint64_t table_bytes = chunks * sizeof(unsigned long long*);
-  if (!budget_->fits(missing + table_bytes)) {
-    throw resource_error("GPU memory for the RR-set bitmap (" + std::to_string(sets) + " sets over " +
+  if (!budget_->fits(bytes_to_reserve(extra_sets))) {
+    throw resource_error("GPU memory for the RR-set bitmap (" + std::to_string(num_sets_ + extra_sets) + " sets over " +
                              std::to_string(n_) + " vertices, 8n bytes per 64 sets)",
-                         missing + table_bytes, budget_->available_bytes());
+                         bytes_to_reserve(extra_sets), budget_->available_bytes());
   }
   while (chunks_.size() < chunks) {
     device_buffer<unsigned long long> chunk(*budget_, chunk_words, "RR-set bitmap");
@@ -108,9 +123,7 @@ coverage_selection rr_bitmap::select(std::uint32_t k, bool want_bound) {
   WF_CUDA_CHECK(cudaMemsetAsync(results_.data(), 0, 4 * slots * sizeof(unsigned long long), stream_));
   WF_CUDA_CHECK(cudaMemsetAsync(selected_.data(), 0, n, stream_));
   WF_CUDA_CHECK(cudaMemsetAsync(covered_.data(), 0, covered_.bytes(), stream_));
-  kernels::bitmap::count_sets<<<grid_for(n_), kernels::bitmap::block_threads, 0, stream_>>>(view(), batches,
-                                                                                         counts_.data());
-  WF_CUDA_CHECK(cudaGetLastError());
+  count_sets(counts_.data());
 
   // OPIM-C's bound at step i: the sum of the k largest current counts (a descending radix sort of
   // the counts, which never exceed the number of sets, and a prefix sum).

@@ -53,6 +53,10 @@ class rr_bitmap {
   /// Makes room (zeroed) for `extra_sets` more sets. Throws resource_error naming the bytes the
   /// missing chunks need and the bytes the budget has left, before allocating any of them.
   void reserve(std::uint64_t extra_sets);
+  /// Device bytes reserve(extra_sets) would allocate (0 when the room is there).
+  std::uint64_t bytes_to_reserve(std::uint64_t extra_sets) const noexcept;
+  /// counts[v] = held sets holding v, for every vertex v (n entries). Stream-ordered.
+  void count_sets(std::uint32_t* counts) const;
   bitmap_view view() const noexcept { return {table_.data(), n_, per_chunk_}; }
   /// Appends the sets of `store`, in order, as the next held sets (after reserve). Stream-ordered.
   void append(const rr_store& store);
@@ -74,6 +78,8 @@ class rr_bitmap {
 
  private:
   std::uint64_t batches_used() const noexcept { return (num_sets_ + 63) / 64; }
+  /// Chunks that hold the held sets and `extra_sets` more.
+  std::uint64_t chunks_for(std::uint64_t extra_sets) const noexcept;
   static std::uint32_t batches_per_chunk(std::uint32_t num_vertices) noexcept;
 
   std::uint32_t n_;

@@ -307,6 +307,13 @@ class cuda_rr_collection final : public rr_collection {
       }
       if (representation_ == rr_representation::automatic && count > 0) leave_flat_if_needed(count);
     }
+    // The bitmap, chosen on the sets so far, may not hold a later request (IMM's theta grows by
+    // phases: topcats-like at p = 0.05 needs 110 GB of bitmap, more than an H100 has): the held
+    // sets then go over to the streamed representation.
+    if (held_ == rr_representation::bitmap && representation_ == rr_representation::automatic && count > 0 &&
+        !budget_.fits(bitmap_->bytes_to_reserve(count))) {
+      start_streaming_from_bitmap();
+    }
     switch (held_) {
       case rr_representation::streamed:
         stream_generate(first_id, count);
@@ -521,9 +528,7 @@ class cuda_rr_collection final : public rr_collection {
   /// Switches to the streamed representation: the sets held so far are folded into the counts
   /// and their storage freed (their ids stay in ranges_).
   void start_streaming() {
-    streamer_ = std::make_unique<streamed_coverage>(graph_.num_vertices(), budget_, stream_.get());
-    stream_counts_ = device_buffer<std::uint32_t>(budget_, std::max<std::uint32_t>(graph_.num_vertices(), 1),
-                                                  "streamed coverage counts");
+    open_stream_counts();
     WF_CUDA_CHECK(cudaMemsetAsync(stream_counts_.data(), 0, stream_counts_.bytes(), stream_.get()));
     streamer_->add_counts(store_, stream_counts_.data());
     stream_sets_ = store_.num_sets();
@@ -532,6 +537,23 @@ class cuda_rr_collection final : public rr_collection {
     selector_.drop_index();
     store_.release();
     held_ = rr_representation::streamed;
+  }
+
+  /// Switches from the bitmap to the streamed representation: the held sets' counts are the
+  /// bitmap's column popcounts, and its memory is freed (their ids stay in ranges_).
+  void start_streaming_from_bitmap() {
+    open_stream_counts();
+    bitmap_->count_sets(stream_counts_.data());
+    stream_sets_ = bitmap_->num_sets();
+    stream_members_ = bitmap_->num_members();
+    bitmap_.reset();  // freed in stream order, after the count
+    held_ = rr_representation::streamed;
+  }
+
+  void open_stream_counts() {
+    streamer_ = std::make_unique<streamed_coverage>(graph_.num_vertices(), budget_, stream_.get());
+    stream_counts_ = device_buffer<std::uint32_t>(budget_, std::max<std::uint32_t>(graph_.num_vertices(), 1),
+                                                  "streamed coverage counts");
   }
 
   /// Sets per regenerated chunk: about a sixth of the free budget, at least one set.

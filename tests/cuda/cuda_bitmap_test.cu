@@ -2,7 +2,8 @@
 // same sets (copy_sets, and the serial reference), member counts, greedy seeds, marginals,
 // coverage and OPIM-C bound as the CPU greedy, for the warp path (scattered chunks) and the fused
 // path (visited words ORed in, 32- and 64-bit colour words, batches that start inside a 64-set
-// word); reached automatically on dense sets; a bitmap that cannot fit is a resource_error.
+// word); reached automatically on dense sets, and left for the streamed representation when a later
+// request outgrows the budget; a forced bitmap that cannot fit is a resource_error.
 // Skips without a GPU.
 #include <gtest/gtest.h>
 
@@ -170,6 +171,31 @@ TEST(CudaBitmap, AutomaticChoiceFollowsTheMeanSetSize) {
   flat->generate(0, 2000);
   ASSERT_LT(static_cast<double>(flat->num_members()) / 2000.0 * 64.0, 3000.0);
   EXPECT_EQ(flat->stats().representation, "flat");
+}
+
+// The automatic bitmap, chosen on the first sets, cannot hold a later request within the budget:
+// the held sets go over to the streamed representation, and the sets, counts and greedy stay the
+// CPU's.
+TEST(CudaBitmap, AutomaticBitmapGoesStreamedWhenItOutgrowsTheBudget) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  sampling_params params;
+  params.seed = 13;
+  backend_config config = test::gpu_config();
+  config.memory_budget_bytes = 8ULL << 20;
+  const csr_graph dense = test::model_hub_graph(640, "uniform:0.3");
+  auto gpu = cuda::make_cuda_rr_collection(config, dense, params);
+  gpu->generate(0, 700);
+  ASSERT_EQ(gpu->stats().representation, "bitmap");
+  // 64 batches of 64 sets (5 kB each) per bitmap chunk: 120,000 more sets need 9.6 MB of chunks.
+  const std::uint64_t more = 120000;
+  gpu->generate(700, more);
+  const rr_sets want = reference::sample_rr_sets(dense, params, 0, 700 + more);
+  EXPECT_EQ(gpu->num_members(), want.num_members());
+  EXPECT_EQ(gpu->stats().representation, "streamed");
+  const rr_sets got = gpu->copy_sets(0, 700 + more);
+  EXPECT_EQ(got.offsets, want.offsets);
+  EXPECT_TRUE(got.members == want.members);
+  expect_same_selection(gpu->select(20, true), cpu_greedy(want, dense.num_vertices, 20), "bitmap, then streamed");
 }
 
 // IMM through the bitmap equals IMM on the CPU (theta, seeds, marginals), reused and fresh sets.
