@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds wildfire on the GPU machine and runs every GPU test and benchmark script in one call.
-# Usage (from the repository root, $OUT set): [WF_BUILD_TARGETS="..."] scripts/device/run_all.sh COMMIT [script ...]
-# Default scripts: every scripts/device/<name>.sh except this one. Everything written under $OUT is
-# packed into $OUT/results.tar.gz at the end (the transfer takes only a few files).
+# Builds wildfire on the GPU machine and runs the named GPU test and benchmark scripts in one call.
+# Usage (from the repository root, $OUT set): [WF_BUILD_TARGETS="..."] scripts/device/run_all.sh COMMIT [script ...|all]
+# No script: the build alone; `all`: every scripts/device/<name>.sh except this one (more than one
+# call's 10 minutes: a bare call once ran them all by accident and spent a session's device
+# time). Everything written under $OUT is packed into $OUT/results.tar.gz at the end (the transfer
+# takes only a few files).
 set -u
 commit=${1:-unknown}; shift || true
 cd "$(dirname "$0")/../.."
@@ -20,7 +22,8 @@ if ! cmake --build build-device -j "$(nproc)" "${targets[@]}" -- -k > "$OUT/buil
 fi
 echo "build: $(( $(date +%s) - start )) s"
 scripts=("$@")
-if ((${#scripts[@]} == 0)); then
+if [[ ${scripts[*]} == all ]]; then
+  scripts=()
   for f in scripts/device/*.sh; do
     name=$(basename "$f" .sh); [[ $name == run_all ]] || scripts+=("$name")
   done
