@@ -62,10 +62,10 @@ void rr_bitmap::reserve(std::uint64_t extra_sets) {
   if (chunks <= chunks_.size()) return;
   const std::uint64_t chunk_words = std::uint64_t{per_chunk_} * std::max<std::uint64_t>(n_, 1);
   const std::uint64_t table_bytes = chunks * sizeof(unsigned long long*);
-  if (!budget_->fits(bytes_to_reserve(extra_sets))) {
+  if (const std::uint64_t needed = bytes_to_reserve(extra_sets); !budget_->fits(needed)) {
     throw resource_error("GPU memory for the RR-set bitmap (" + std::to_string(num_sets_ + extra_sets) + " sets over " +
                              std::to_string(n_) + " vertices, 8n bytes per 64 sets)",
-                         bytes_to_reserve(extra_sets), budget_->available_bytes());
+                         needed, budget_->available_bytes());
   }
   while (chunks_.size() < chunks) {
     device_buffer<unsigned long long> chunk(*budget_, chunk_words, "RR-set bitmap");
