@@ -3,7 +3,7 @@
 # tree under .carry/ab/NAME (put a commit there with `git archive COMMIT | tar -x -C .carry/ab/NAME`),
 # all built here, on soc-Epinions1 and LJ-like (IMM IC WC k = 50, eps 0.05, reused and fresh final
 # sets; gpu_sampling_bench --imm). WF_AB_ENVS="VAR=VALUE[+VAR=VALUE] ..." adds sides that run this
-# tree's bench under each setting (e.g. WF_GREEDY_CANDIDATES=0). The sides run interleaved, graph by graph, so that a drift of the
+# tree's bench under each setting (e.g. WF_GREEDY_CANDIDATES=0); WF_GRAPHS="epinions" leaves LJ-like out. The sides run interleaved, graph by graph, so that a drift of the
 # machine hits them alike. About 3 minutes plus 1 per variant on one H100/H200 with 16 cores (the
 # builds are most of it; the LJ-like graph is kept in $build/graphs for the next call). Writes
 # $OUT/imm-ab/{NAME,new}_{epinions,lj}.md and prints the unprofiled Samp+Sel times and the
@@ -16,7 +16,8 @@ variants=()
 for dir in .carry/ab/*/; do [[ -d $dir ]] && variants+=("$(basename "$dir")"); done
 read -r -a settings <<< "${WF_AB_ENVS:-}"
 ((${#variants[@]} + ${#settings[@]} > 0)) || { echo "no .carry/ab/NAME trees or WF_AB_ENVS: nothing to compare with"; exit 1; }
-wf_wc_graph_start lj "$lj" "$out"
+graphs=${WF_GRAPHS:-epinions lj}
+[[ $graphs == *lj* ]] && wf_wc_graph_start lj "$lj" "$out"
 pids=()
 for name in "${variants[@]}"; do
   # flock: a command may have started this build before run_all.sh (the same lines, the same lock).
@@ -32,9 +33,9 @@ for i in "${!variants[@]}"; do
   wait "${pids[$i]}" || { echo "variant ${variants[$i]} failed to build"; grep -E "error" "$out/build_${variants[$i]}.log" | head; }
 done
 echo "variants built after $(elapsed) s"
-wf_wc_graph_finish "$lj" "$out"
+[[ $graphs == *lj* ]] && wf_wc_graph_finish "$lj" "$out"
 export CUDA_MODULE_LOADING=EAGER
-for graph in epinions lj; do
+for graph in $graphs; do
   input=$lj; runs=3
   [[ $graph == epinions ]] && { input=.carry/data/soc-Epinions1.txt.gz; runs=9; }
   for side in "${variants[@]}" "${settings[@]}" new; do

@@ -4,15 +4,16 @@
 # summarised run by run (scripts/device/lib/timeline_summary.py: busy and idle time, kernels,
 # runtime calls, the longest gaps and what the host did in them). About a minute on one H100/H200;
 # needs build-device with gpu_sampling_bench, wildfire and wf_gpu_timeline (run_all.sh). Writes
-# $OUT/timeline/{epinions,lj}.{csv.gz,md}. WF_TIMELINE_ENVS="VAR=V ..." is set for the runs.
+# $OUT/timeline/{epinions,lj}.{csv.gz,md}. WF_TIMELINE_ENVS="VAR=V ..." is set for the runs;
+# WF_GRAPHS="epinions" leaves LJ-like out.
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/timeline"; mkdir -p "$out"
 library=$build/bench/libwf_gpu_timeline.so
 [[ -f $library ]] || { echo "no $library (the device's toolkit has no CUPTI?)"; exit 1; }
-wf_wc_graph lj "$lj_like_wfg" "$out"
+[[ ${WF_GRAPHS:-epinions lj} == *lj* ]] && wf_wc_graph lj "$lj_like_wfg" "$out"
 export CUDA_MODULE_LOADING=EAGER
-for graph in epinions lj; do
+for graph in ${WF_GRAPHS:-epinions lj}; do
   input=$lj_like_wfg; [[ $graph == epinions ]] && input=.carry/data/soc-Epinions1.txt.gz
   # shellcheck disable=SC2086  # the settings are words
   env ${WF_TIMELINE_ENVS:-} CUDA_INJECTION64_PATH=$library WF_TIMELINE="$out/$graph.csv" timeout 120 \
