@@ -261,7 +261,6 @@ class cuda_rr_collection final : public rr_collection {
     p.members_indexed = selector_.members_indexed();
     p.candidate_selects = selector_.candidate_selects();
     p.candidate_fallbacks = selector_.candidate_fallbacks();
-    p.cluster_selects = selector_.cluster_selects();
     p.small_sets = warp_ ? warp_->small_sets() : 0;
     p.small_deferred = warp_ ? warp_->small_deferred() : 0;
     p.warp_expansions = warp_ ? warp_->expansions() : 0;

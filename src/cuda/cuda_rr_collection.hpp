@@ -56,7 +56,6 @@ struct cuda_collection_profile {
   std::uint64_t members_indexed = 0;   // member-to-index scatters, over all segments
   std::uint64_t candidate_selects = 0;    // greedy runs over candidates only (greedy_candidates.hpp)
   std::uint64_t candidate_fallbacks = 0;  // of those, run again with more candidates
-  std::uint64_t cluster_selects = 0;      // greedy runs in one thread-block cluster (greedy_cluster_kernels.cuh)
   std::uint64_t small_sets = 0;        // sets finished by the thread-per-sample pass (IC)
   std::uint64_t small_deferred = 0;    // sets it handed to the warp kernel (too large for a lane)
   std::uint64_t warp_expansions = 0;   // IC warp kernel: expansion rounds (up to 32 queued vertices each)

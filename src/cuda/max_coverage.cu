@@ -12,7 +12,6 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include "cuda/greedy_cluster_kernels.cuh"
 #include "cuda/greedy_steps.hpp"
 #include "cuda/max_coverage_kernels.cuh"
 #include "cuda/resident_grid.hpp"
@@ -67,68 +66,6 @@ unsigned persistent_blocks_from_environment() {
   return text == nullptr ? default_persistent_blocks_per_sm : static_cast<unsigned>(std::max(std::atoi(text), 0));
 }
 
-/// The launch of greedy_cluster as one cluster of `blocks` blocks; `attribute` (the cluster
-/// size) must outlive the returned configuration.
-cudaLaunchConfig_t cluster_launch_config(unsigned blocks, std::size_t shared_bytes, cudaStream_t stream,
-                                         cudaLaunchAttribute& attribute) {
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = blocks;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(blocks);
-  config.blockDim = dim3(kernels::cluster_greedy_threads);
-  config.dynamicSmemBytes = shared_bytes;
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return config;
-}
-
-/// Blocks of greedy_cluster's one cluster: WF_GREEDY_CLUSTER=C asks for C (0: never a cluster);
-/// unset, the largest of 16 and 8 blocks that the device schedules with the universe's slices in
-/// shared memory. 0 where clusters are missing (compute capability below 9.0) or the slices do
-/// not fit. Sets the kernel's shared-memory attributes for the size it returns.
-unsigned cluster_blocks_for(std::uint32_t universe, std::uint32_t& slice) {
-  int device = 0;
-  int major = 0;
-  int shared_optin = 0;
-  WF_CUDA_CHECK(cudaGetDevice(&device));
-  WF_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  WF_CUDA_CHECK(cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (major < 9 || universe == 0) return 0;
-  std::vector<unsigned> sizes{kernels::max_cluster_blocks, 8};
-  if (const char* text = std::getenv("WF_GREEDY_CLUSTER"); text != nullptr) {
-    const int asked = std::atoi(text);
-    if (asked <= 0) return 0;
-    sizes = {std::min<unsigned>(static_cast<unsigned>(asked), kernels::max_cluster_blocks)};
-  }
-  // The largest slices and clusters the device allows, for every collection of the process alike
-  // (the attributes belong to the kernel, not to this universe).
-  cudaFuncAttributes attributes{};
-  WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernels::greedy_cluster));
-  const int dynamic_limit = shared_optin - static_cast<int>(attributes.sharedSizeBytes);
-  WF_CUDA_CHECK(cudaFuncSetAttribute(kernels::greedy_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_limit));
-  WF_CUDA_CHECK(cudaFuncSetAttribute(kernels::greedy_cluster, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  for (const unsigned blocks : sizes) {
-    const std::uint32_t per_block = (universe + blocks - 1) / blocks;
-    const std::size_t bytes = std::size_t{per_block} * sizeof(std::uint32_t);
-    if (bytes > static_cast<std::size_t>(dynamic_limit)) continue;
-    cudaLaunchAttribute attribute{};
-    const cudaLaunchConfig_t config = cluster_launch_config(blocks, bytes, nullptr, attribute);
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernels::greedy_cluster, &config) != cudaSuccess) {
-      (void)cudaGetLastError();  // a size the device refuses: try the next
-      continue;
-    }
-    if (clusters >= 1) {
-      slice = per_block;
-      return blocks;
-    }
-  }
-  return 0;
-}
-
 std::uint32_t candidate_limit_from_environment(std::uint32_t universe) {
   if (const char* text = std::getenv("WF_GREEDY_CANDIDATES"); text != nullptr) {
     return static_cast<std::uint32_t>(std::min<unsigned long long>(std::strtoull(text, nullptr, 10), universe));
@@ -150,7 +87,6 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
     persistent_grid_ = std::min(resident_grid(kernels::greedy_persistent, kernels::cover_block_threads),
                                 multiprocessor_count() * per_sm);
   }
-  cluster_blocks_ = cluster_blocks_for(num_vertices, cluster_slice_);
   const std::uint64_t n = std::max<std::uint32_t>(num_vertices, 1);
   base_counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts");
   counts_ = device_buffer<std::uint32_t>(budget, n, "coverage counts (working)");
@@ -368,13 +304,9 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
   unsigned long long* top_sums = gained + (wanted + 1);
   unsigned long long* failed = top_sums + (wanted + 1);
   unsigned long long* chunk_counts = failed + 1;
-  const bool one_launch = !by_candidates && !chunked && !bound && wanted > 0;
-  const bool clustered = one_launch && rounds == 1 && cluster_blocks_ > 0;
   WF_CUDA_CHECK(cudaMemsetAsync(step_results_.data(), 0, step_results_.bytes(), stream_));
-  if (!clustered) {  // the cluster reads the counts into its shared memory
-    WF_CUDA_CHECK(cudaMemcpyAsync(counts_.data(), base_counts_.data(), base_counts_.bytes(), cudaMemcpyDeviceToDevice,
-                                  stream_));
-  }
+  WF_CUDA_CHECK(cudaMemcpyAsync(counts_.data(), base_counts_.data(), base_counts_.bytes(), cudaMemcpyDeviceToDevice,
+                                stream_));
   WF_CUDA_CHECK(cudaMemsetAsync(flags_.data(), 0, flags_.bytes(), stream_));
   if (!preselected.empty()) {
     static constexpr std::uint8_t one = 1;
@@ -423,24 +355,8 @@ coverage_selection device_max_coverage::select(const rr_store& store, std::uint6
         best + step, chunks_.data(), chunk_counts + step, store.members(), counts_.data(), policy);
     WF_CUDA_CHECK(cudaGetLastError());
   };
-  if (clustered) {
-    const kernels::cluster_greedy_args args{.wanted = wanted,
-                                            .n = n_,
-                                            .slice = cluster_slice_,
-                                            .index = index,
-                                            .offsets = store.offsets(),
-                                            .members = store.members(),
-                                            .covered = covered_.data(),
-                                            .counts = base_counts_.data(),
-                                            .selected = flags_.data(),
-                                            .best = best,
-                                            .gained = gained};
-    cudaLaunchAttribute attribute{};
-    const cudaLaunchConfig_t config =
-        cluster_launch_config(cluster_blocks_, std::size_t{cluster_slice_} * sizeof(std::uint32_t), stream_, attribute);
-    WF_CUDA_CHECK(cudaLaunchKernelEx(&config, kernels::greedy_cluster, args));
-    ++cluster_selects_;
-  } else if (one_launch && persistent_grid_ > 0) {
+  const bool persistent = persistent_grid_ > 0 && !by_candidates && !chunked && !bound && wanted > 0;
+  if (persistent) {
     std::uint64_t steps = wanted;
     std::uint32_t universe = n_;
     std::uint32_t per_round_k = k;

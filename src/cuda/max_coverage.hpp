@@ -40,9 +40,7 @@ class device_max_coverage {
   /// counts only (greedy_candidates.hpp), with no index: the same result. Where one of its steps
   /// cannot vouch for its seed, the greedy runs again with four times the candidates (at n or
   /// more: every vertex, with the index), and so do the later selects. Without candidates, chunks
-  /// and the bound, the whole greedy is one launch: of one thread-block cluster holding the counts
-  /// in shared memory (kernels::greedy_cluster) on one round where the device has clusters and the
-  /// counts fit, else cooperative over the whole GPU (kernels::greedy_persistent).
+  /// and the bound, the whole greedy is one cooperative launch (kernels::greedy_persistent).
   coverage_selection select(const rr_store& store, std::uint64_t store_epoch, std::uint32_t k,
                             std::uint32_t rounds = 1, bool want_bound = true,
                             std::span<const std::uint32_t> preselected = {});
@@ -56,8 +54,6 @@ class device_max_coverage {
   /// Selects over candidates, and those that had to run again.
   std::uint64_t candidate_selects() const noexcept { return candidate_selects_; }
   std::uint64_t candidate_fallbacks() const noexcept { return candidate_fallbacks_; }
-  /// Selects run by greedy_cluster.
-  std::uint64_t cluster_selects() const noexcept { return cluster_selects_; }
   /// Work counters, for profiles (cuda_rr_collection.hpp).
   std::uint64_t segments_built() const noexcept { return segments_built_; }
   std::uint64_t full_rebuilds() const noexcept { return full_rebuilds_; }
@@ -97,8 +93,6 @@ class device_max_coverage {
   std::uint32_t n_;
   unsigned cover_grid_ = 1;  // blocks of a cover step
   unsigned persistent_grid_ = 0;  // blocks of greedy_persistent; 0: a launch per step (WF_GREEDY_PERSISTENT=0)
-  unsigned cluster_blocks_ = 0;   // blocks of greedy_cluster's cluster; 0: no cluster (WF_GREEDY_CLUSTER=0)
-  std::uint32_t cluster_slice_ = 0;  // vertices whose counts each block of the cluster holds
   memory_budget* budget_;
   cudaStream_t stream_;
   std::uint32_t candidate_limit_;             // T of greedy_candidates; 0: every vertex's count kept
@@ -112,7 +106,6 @@ class device_max_coverage {
   std::uint64_t labeled_members_ = 0;
   std::uint64_t candidate_selects_ = 0;
   std::uint64_t candidate_fallbacks_ = 0;
-  std::uint64_t cluster_selects_ = 0;
   std::uint64_t index_epoch_ = ~0ULL;
   std::uint64_t indexed_sets_ = 0;             // the store's sets [0, indexed_sets_) are indexed
   std::uint64_t indexed_members_ = 0;

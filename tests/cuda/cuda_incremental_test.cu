@@ -41,9 +41,6 @@ test::environment_override force_cover_chunks(const char* on) { return {"WF_COVE
 /// The whole greedy in one cooperative launch of N blocks per multiprocessor ("N"; 2 by default,
 /// where it applies) or a launch per step ("0").
 test::environment_override force_persistent_greedy(const char* on) { return {"WF_GREEDY_PERSISTENT", on}; }
-/// The whole greedy of one round in one thread-block cluster of C blocks ("C"; by default 16 or 8
-/// where the device has clusters and the counts fit) or never ("0").
-test::environment_override force_cluster_greedy(const char* blocks) { return {"WF_GREEDY_CLUSTER", blocks}; }
 
 TEST(CudaIncremental, DeferredSlicesEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
@@ -165,25 +162,15 @@ TEST(CudaIncremental, CandidateGreedyEqualsCpuGreedy) {
 
 TEST(CudaIncremental, OneLaunchGreedyEqualsCpuGreedy) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
-  // Every count kept, no chunks, no bound: the greedy in one cluster (16 blocks, and 3 that split
-  // the universe unevenly), greedy_persistent, and the launch per step, over growing sets (ties at
-  // small counts in the first phases), with k past the vertices the sets hold (zero-gain picks),
-  // and per round over multi-round sets (never in a cluster).
+  // Every count kept, no chunks, no bound: the greedy_persistent path, and the launch per step
+  // beside it, over growing sets (ties at small counts in the first phases), with k past the
+  // vertices the sets hold (zero-gain picks), and per round over multi-round sets.
   const auto no_candidates = force_candidates("0");
   const auto no_chunks = force_cover_chunks("0");
   const csr_graph g = test::hub_graph(3000, false);
-  int device = 0;
-  int major = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
-  struct mode {
-    const char* cluster;
-    const char* persistent;
-  };
-  for (const mode m : {mode{"16", "2"}, mode{"3", "2"}, mode{"0", "1"}, mode{"0", "0"}}) {
-    SCOPED_TRACE(std::string("cluster ") + m.cluster + ", persistent " + m.persistent);
-    const auto clustered = force_cluster_greedy(m.cluster);
-    const auto persistent = force_persistent_greedy(m.persistent);
+  for (const char* persistent : {"1", "0"}) {
+    SCOPED_TRACE(std::string("persistent ") + persistent);
+    const auto forced = force_persistent_greedy(persistent);
     sampling_params params;
     params.seed = 33;
     auto gpu = cuda::make_cuda_rr_collection(gpu_config(), g, params);
@@ -195,14 +182,11 @@ TEST(CudaIncremental, OneLaunchGreedyEqualsCpuGreedy) {
       expect_greedy_equals_cpu(*gpu, g.num_vertices, 50, false, "phase " + std::to_string(phase));
     }
     expect_greedy_equals_cpu(*gpu, g.num_vertices, 2000, false, "k 2000");
-    const bool cluster_expected = major >= 9 && std::string(m.cluster) != "0";
-    EXPECT_EQ(cuda::profile_of(*gpu).cluster_selects, cluster_expected ? 6U : 0U);
     params.rounds = 3;
     auto rounds = cuda::make_cuda_rr_collection(gpu_config(), g, params);
     rounds->generate(0, 4000);
     const coverage_selection got = test::expect_per_round_greedy_equals_cpu(*rounds, g.num_vertices, 3, 40, "3 rounds");
     EXPECT_EQ(got.seeds.size(), 120U);
-    EXPECT_EQ(cuda::profile_of(*rounds).cluster_selects, 0U);
   }
 }
 
