@@ -14,6 +14,8 @@
 #  - groups_p0.1.md: fused sampling into the bitmap at p = 0.1 (4096 sets), 32 and 64 colours, 1 to
 #    64 groups in flight (WF_FUSED_GROUPS);
 #  - sampling_p0.2.md: fused (32, 64 colours) against warp per sample at p = 0.2, flat store.
+# WF_DENSE_ONLY_P005_S=S runs the p = 0.05 IMM alone with S seconds (on an H100 its bitmap
+# outgrows the GPU and the sets go on streamed), then the summary.
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/dense"; mkdir -p "$out/imm"
@@ -33,7 +35,9 @@ t0=$(date +%s)
 export CUDA_MODULE_LOADING=EAGER
 export WF_SHARED_DATA_DIR=${WF_SHARED_DATA_DIR:-.carry/data}
 
+only_p005=${WF_DENSE_ONLY_P005_S:-}
 echo "== GPU tests: fused, block rule, bitmap ($(elapsed) s)"
+[[ -n $only_p005 ]] && echo "skipped (WF_DENSE_ONLY_P005_S)" > "$out/gpu_tests.log" ||
 timeout 120 $build/tests/wildfire_cuda_gpu_tests --gtest_brief=1 \
   --gtest_filter='CudaFused.*:CudaBlockRule.*:CudaBitmap.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.EqualsReferenceOnHubGraphs' \
   > "$out/gpu_tests.log" 2>&1
@@ -58,8 +62,13 @@ imm_run() {
 }
 capped() { local l; l=$(left); (( l > $1 )) && l=$1; echo "$l"; }
 
+if [[ -n $only_p005 ]]; then
+  echo "== IMM p=0.05 alone, $only_p005 s ($(elapsed) s)"
+  imm_run p0.05 0.05 "$only_p005" WF_CUDA_PROFILE=1
+  budget=0  # every later section is skipped
+fi
 echo "== IMM IC k=50 eps=0.1 --reuse-rrsets, topcats-like, uniform p ($(elapsed) s)"
-imm_run p0.1_profiled 0.1 "$(capped 130)" WF_CUDA_PROFILE=1
+(( budget > 0 )) && imm_run p0.1_profiled 0.1 "$(capped 130)" WF_CUDA_PROFILE=1
 grep "^wf-cuda-profile:" "$out/imm/p0.1_profiled.log" || grep "wf-cuda-profile" "$out/imm/p0.1_profiled.log" | tail -5
 
 echo "== fused into the bitmap at p=0.1, 4096 sets: colours x groups in flight ($(elapsed) s)"

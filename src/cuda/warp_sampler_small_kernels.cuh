@@ -3,7 +3,7 @@
 // (soc-Epinions1: about 5): a warp per sample then spends most of its time on warp-wide scans and
 // shuffles for one or two queued vertices. Here each lane samples its own set: its queue of up to
 // small_queue members sits in shared memory and doubles as the visited set (a vertex is looked
-// up by scanning the queue). A set that outgrows the queue, or meets a vertex with more than
+// up by scanning the queue, unless the lane's 64-bit filter shows it absent). A set that outgrows the queue, or meets a vertex with more than
 // small_max_items work items, is handed to the warp kernel whole (the deferred list): a set is a
 // pure function of (seed, sample), so the partial work is simply dropped. The lanes of a warp
 // advance in step: each round every busy lane expands one vertex, lanes that finished reserve
@@ -24,6 +24,14 @@ inline constexpr std::uint32_t small_queue = 32;
 inline constexpr std::uint64_t small_max_items = 32;
 inline constexpr unsigned flag_small_overflow = 4U;  // a set was handed to the warp kernel
 
+/// A lane's 64-bit filter of its queue: bit small_filter_bit(v) is set for every queued v, so a
+/// vertex whose bit is clear is not queued and needs no scan of the queue. The scans (up to 32
+/// members per live edge, lanes of a warp at different lengths) ran with few lanes active: ncu on
+/// soc-Epinions1's IMM launches measured 5.4 active lanes per instruction in this kernel.
+__device__ __forceinline__ std::uint64_t small_filter_bit(std::uint32_t v) {
+  return 1ULL << ((v * 2654435761U) >> 26);
+}
+
 __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view g, warp_sampler_args a) {
   __shared__ std::uint32_t queues[small_queue * small_block_threads];
   std::uint32_t* queue = queues + threadIdx.x;  // member i at queue[i * small_block_threads]: no bank conflicts
@@ -37,6 +45,7 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
   std::uint64_t key = 0;
   std::uint32_t size = 0;
   std::uint32_t head = 0;
+  std::uint64_t queued = 0;  // small_filter_bit of every queued vertex
   std::uint64_t set_examined = 0;
   std::uint64_t examined = 0;
 
@@ -66,6 +75,7 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
           active = true;
           size = 0;
           head = 0;
+          queued = 0;
           set_examined = 0;
           if (num_roots > small_queue) {
             overflow = true;
@@ -74,11 +84,15 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
             draw_distinct_roots(
                 key, g.num_vertices, num_roots,
                 [&](std::uint32_t v) {
+                  if ((queued & small_filter_bit(v)) == 0) return false;
                   for (std::uint32_t i = 0; i < size; ++i)
                     if (queue[i * small_block_threads] == v) return true;
                   return false;
                 },
-                [&](std::uint32_t v) { queue[size++ * small_block_threads] = v; });
+                [&](std::uint32_t v) {
+                  queued |= small_filter_bit(v);
+                  queue[size++ * small_block_threads] = v;
+                });
           }
         }
       }
@@ -101,9 +115,13 @@ __global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view 
       set_examined += degree;  // the whole in-degree, whichever rule draws it (as the warp path)
       // Appends u unless the set holds it already; false when the queue is full.
       auto push = [&](std::uint32_t u) {
-        for (std::uint32_t i = 0; i < size; ++i)
-          if (queue[i * small_block_threads] == u) return true;
+        const std::uint64_t bit = small_filter_bit(u);
+        if ((queued & bit) != 0) {
+          for (std::uint32_t i = 0; i < size; ++i)
+            if (queue[i * small_block_threads] == u) return true;
+        }
         if (size == small_queue) return false;
+        queued |= bit;
         queue[size++ * small_block_threads] = u;
         return true;
       };
