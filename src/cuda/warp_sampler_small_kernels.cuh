@@ -32,7 +32,9 @@ __device__ __forceinline__ std::uint64_t small_filter_bit(std::uint32_t v) {
   return 1ULL << ((v * 2654435761U) >> 26);
 }
 
-__global__ void __launch_bounds__(small_block_threads) small_rr_sets(graph_view g, warp_sampler_args a) {
+// 8 blocks per SM at least: left to itself, ptxas took 40 registers and spilled the filter
+// (soc-Epinions1 IMM, H100: 6.56-6.69 ms; at 56 registers 6.32-6.54).
+__global__ void __launch_bounds__(small_block_threads, 8) small_rr_sets(graph_view g, warp_sampler_args a) {
   __shared__ std::uint32_t queues[small_queue * small_block_threads];
   std::uint32_t* queue = queues + threadIdx.x;  // member i at queue[i * small_block_threads]: no bank conflicts
   const unsigned lane = threadIdx.x & 31;
