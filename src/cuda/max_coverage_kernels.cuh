@@ -91,8 +91,11 @@ __device__ __forceinline__ unsigned long long argmax_partial(const std::uint32_t
                                                              std::uint32_t n, const std::uint32_t* round_used,
                                                              std::uint32_t per_round, std::uint32_t k) {
   unsigned long long mine = 0;
+  // One round (per_round == n) cannot spend its budget within the steps asked for: no read of it
+  // on each step's dependent chain.
+  const bool budgets = per_round < n;
   auto consider = [&](std::uint32_t v, std::uint32_t count, std::uint8_t is_selected) {
-    if (is_selected == 0 && __ldcg(round_used + v / per_round) < k) {
+    if (is_selected == 0 && (!budgets || __ldcg(round_used + v / per_round) < k)) {
       const unsigned long long packed = argmax_key(count, v);
       if (packed > mine) mine = packed;
     }
