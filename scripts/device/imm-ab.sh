@@ -3,8 +3,9 @@
 # tree under .carry/ab/NAME (put a commit there with `git archive COMMIT | tar -x -C .carry/ab/NAME`),
 # all built here, on soc-Epinions1 and LJ-like (IMM IC WC k = 50, eps 0.05, reused and fresh final
 # sets; gpu_sampling_bench --imm). WF_AB_ENVS="VAR=VALUE[+VAR=VALUE] ..." adds sides that run this
-# tree's bench under each setting (e.g. WF_GREEDY_CANDIDATES=0); WF_GRAPHS="epinions" leaves LJ-like out. The sides run interleaved, graph by graph, so that a drift of the
-# machine hits them alike. About 3 minutes plus 1 per variant on one H100/H200 with 16 cores (the
+# tree's bench under each setting (e.g. WF_GREEDY_CANDIDATES=0); WF_GRAPHS="epinions" leaves
+# LJ-like out. The sides run interleaved, graph by graph, so that a drift of the machine hits them
+# alike. About 3 minutes plus 1 per variant on one H100/H200 with 16 cores (the
 # builds are most of it; the LJ-like graph is kept in $build/graphs for the next call). Writes
 # $OUT/imm-ab/{NAME,new}_{epinions,lj}.md and prints the unprofiled Samp+Sel times and the
 # profiled breakdown of each.

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Where the warp-per-sample traversal's time goes (issue 7): Nsight Compute on launches of the
 # lane-per-sample pass and the warp kernel, with duration, occupancy, lanes active per
-# instruction, memory throughput, L2 hit rate and warp stall reasons (cycles per issue). WF_PROFILE_GRAPH=lj (the
-# default: gpu_sampling_bench samples 500,000 IC/WC sets of the LJ-sized graph, the first four
-# launches) or epinions (soc-Epinions1 in GPU IMM, k = 50, eps 0.05, reused final sets: the four
+# instruction, memory throughput, L2 hit rate and warp stall reasons (cycles per issue).
+# WF_PROFILE_GRAPH=lj (the default: gpu_sampling_bench samples 500,000 IC/WC sets of the LJ-sized
+# graph, the first four launches) or epinions (soc-Epinions1 in GPU IMM, k = 50, eps 0.05, reused final sets: the four
 # launches after the first batch's two, where each launch is bound by its longest set). About 2
 # minutes on one H100/H200; needs build-device built (run_all.sh). Writes
 # $OUT/profile-warp/ncu.txt and prints the key lines.

@@ -3,12 +3,12 @@
 // (soc-Epinions1: about 5): a warp per sample then spends most of its time on warp-wide scans and
 // shuffles for one or two queued vertices. Here each lane samples its own set: its queue of up to
 // small_queue members sits in shared memory and doubles as the visited set (a vertex is looked
-// up by scanning the queue, unless the lane's 64-bit filter shows it absent). A set that outgrows the queue, or meets a vertex with more than
-// small_max_items work items, is handed to the warp kernel whole (the deferred list): a set is a
-// pure function of (seed, sample), so the partial work is simply dropped. The lanes of a warp
-// advance in step: each round every busy lane expands one vertex, lanes that finished reserve
-// arena room with one atomic per warp, and idle lanes take new samples from a warp pool of ids.
-// Single-round IC only. Included only by warp_sampler.cu.
+// up by scanning the queue, unless the lane's 64-bit filter shows it absent). A set that outgrows
+// the queue, or meets a vertex with more than small_max_items work items, is handed to the warp
+// kernel whole (the deferred list): a set is a pure function of (seed, sample), so the partial
+// work is simply dropped. The lanes of a warp advance in step: each round every busy lane expands
+// one vertex, lanes that finished reserve arena room with one atomic per warp, and idle lanes take
+// new samples from a warp pool of ids. Single-round IC only. Included only by warp_sampler.cu.
 #pragma once
 
 #include <cstdint>
