@@ -23,8 +23,8 @@ namespace wildfire::cuda {
 /// from the device's default pool, which keeps what is freed for later allocations, this run's and
 /// the next's in the same process: cudaMalloc and cudaFree cost 0.1 to 3 ms each on an H100
 /// (cudaFree waits for the device), and IMM's growing buffers and temporaries left the GPU idle
-/// 14 of 162 ms on LJ-like for them. Code that allocates outside the budgets calls
-/// release_pooled_memory() first.
+/// 14 of 162 ms on LJ-like for them. Code that allocates outside the budgets sizes itself by
+/// device_free_bytes().
 class memory_budget {
  public:
   /// `limit_bytes` == 0: the memory free on the current device now (the pool's idle memory
@@ -112,14 +112,18 @@ class memory_budget {
   std::uint64_t peak_bytes_ = 0;
 };
 
-/// Hands the memory the budgets' pool keeps idle back to the device, so that cudaMalloc and
-/// cudaMemGetInfo outside the budgets see it.
-inline void release_pooled_memory() {
+/// Free memory of the current device for code that allocates outside the budgets (cudaMalloc):
+/// what the budgets' pool keeps idle is handed back to the device first, so it counts as free.
+inline std::uint64_t device_free_bytes() {
   int device = 0;
   cudaMemPool_t pool = nullptr;
   WF_CUDA_CHECK(cudaGetDevice(&device));
   WF_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
   WF_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
 }
 
 /// An owning array of `T` in device memory, charged to a memory_budget (which must outlive it).

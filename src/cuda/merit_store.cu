@@ -99,9 +99,7 @@ class gpu_mrr_store final : public mrr_store {
     WF_EXPECTS(costs.size() == graph.num_vertices, "--cost", "need one cost per vertex");
     WF_EXPECTS(graph.num_vertices <= max_vertices, "-i", "MERIT's mRR-sets hold at most 2^31 - 1 vertices");
     WF_CUDA_CHECK(cudaSetDevice(gpu_id));
-    std::size_t free_bytes = 0, total_bytes = 0;
-    ::wildfire::cuda::release_pooled_memory();  // what the budgets' pool keeps idle is free here
-    WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::uint64_t free_bytes = ::wildfire::cuda::device_free_bytes();
     budget_bytes_ = budget_bytes > 0 ? budget_bytes : free_bytes;
     const std::uint32_t n = graph.num_vertices;
     words_ = (static_cast<std::uint64_t>(n) + 31) / 32;
@@ -341,9 +339,7 @@ class gpu_mrr_store final : public mrr_store {
   /// Grows by half instead where doubling would not fit (the old and new segments coexist
   /// during the copy, so both must fit in the budget and in the free device memory).
   void regrow() {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    ::wildfire::cuda::release_pooled_memory();  // what the budgets' pool keeps idle is free here
-    WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::uint64_t free_bytes = ::wildfire::cuda::device_free_bytes();
     const auto fits = [&](std::uint64_t cap) {
       const std::uint64_t wanted = num_segments_ * cap * sizeof(std::uint32_t);
       return wanted + mrr_.bytes() <= budget_bytes_ && wanted + (std::uint64_t{256} << 20) <= free_bytes;

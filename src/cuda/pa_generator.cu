@@ -68,10 +68,7 @@ pa_graph generate_pa_gpu(const pa_params& params, const pa_gpu_options& options,
   const std::uint64_t targets_bytes = num_slots * sizeof(std::uint32_t);
   const std::uint64_t queue_bytes = capacity * sizeof(pa_pending_vertex);
   const std::uint64_t needed_bytes = targets_bytes + 2 * queue_bytes + 3 * sizeof(std::uint32_t);
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  release_pooled_memory();  // what the budgets' pool keeps idle is free here
-  WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::uint64_t free_bytes = device_free_bytes();
   if (needed_bytes > free_bytes) {
     throw resource_error("preferential-attachment graph on the GPU (n = " + std::to_string(n) +
                              ", d = " + std::to_string(d) + ")",

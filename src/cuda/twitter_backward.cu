@@ -190,9 +190,7 @@ struct twitter_backward_session::impl {
   void prepare_pull(const twitter::spreading_graphs& g) {
     const auto t0 = std::chrono::steady_clock::now();
     const twitter::detail::pull_layout layout = twitter::detail::build_pull_layout(g);
-    std::size_t free_bytes = 0, total_bytes = 0;
-    release_pooled_memory();  // what the budgets' pool keeps idle is free here
-    WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::uint64_t free_bytes = device_free_bytes();
     const std::uint64_t wanted = layout.sources.size() * 2 + (layout.nodes.size() + layout.levels.size()) * 8 +
                                  layout.graphs.size() * sizeof(twitter::detail::pull_graph) + num_nodes * 8;
     if (wanted > free_bytes) throw resource_error("GPU backward phase (shared-pull layout)", wanted, free_bytes);
@@ -381,9 +379,7 @@ twitter_backward_session::twitter_backward_session(const twitter::spreading_grap
   d.num_nodes = g.num_nodes();
   d.num_edges = g.num_edges();
   WF_EXPECTS(d.num_graphs < (1ULL << 32), "input", "at most 2^32 - 1 graphs");
-  std::size_t free_bytes = 0, total_bytes = 0;
-  release_pooled_memory();  // what the budgets' pool keeps idle is free here
-  WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::uint64_t free_bytes = device_free_bytes();
   const std::uint64_t wanted = d.num_edges * 8 + d.num_nodes * (8 + 8 + 8 + 12) + d.num_graphs * 24;
   if (wanted > free_bytes) throw resource_error("GPU backward phase", wanted, free_bytes);
   int device = 0;
