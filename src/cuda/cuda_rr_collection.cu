@@ -661,8 +661,7 @@ class cuda_rr_collection final : public rr_collection {
       // Room for the whole request at the mean set so far (a tenth more, and one batch's arena),
       // once: an IMM phase appends millions of sets in batches of warp_batch_samples, and the
       // store used to grow by half, with a copy and a synchronisation, batch after batch.
-      const double mean = static_cast<double>(members_generated_) / static_cast<double>(sets_generated_);
-      target.reserve_ahead(count, static_cast<std::uint64_t>(1.1 * mean * static_cast<double>(count)) +
+      target.reserve_ahead(count, static_cast<std::uint64_t>(1.1 * mean_set_size() * static_cast<double>(count)) +
                                       staging_.arena.size(),
                            stream_.get());
     }

@@ -95,12 +95,9 @@ device_max_coverage::device_max_coverage(std::uint32_t num_vertices, memory_budg
 }
 
 void device_max_coverage::drop_index() noexcept {
-  segments_.clear();
+  release_index_lists();
   covered_.reset();
   set_ids_.reset();
-  index_epoch_ = ~0ULL;
-  indexed_sets_ = 0;
-  indexed_members_ = 0;
   counted_epoch_ = ~0ULL;
   counted_sets_ = 0;
   counted_members_ = 0;
@@ -108,7 +105,7 @@ void device_max_coverage::drop_index() noexcept {
   labeled_members_ = 0;
 }
 
-void device_max_coverage::release_index_lists() {
+void device_max_coverage::release_index_lists() noexcept {
   if (segments_.empty()) return;
   segments_.clear();  // freed in stream order, after the kernels that read them
   // Stale from here: the next select with the index rebuilds it and its counts from scratch.

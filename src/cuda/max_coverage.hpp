@@ -74,7 +74,7 @@ class device_max_coverage {
   void update_index(const rr_store& store, std::uint64_t store_epoch);
   void add_segment(const rr_store& store);
   /// Frees the index's lists and marks it stale, keeping the counts (base_counts_).
-  void release_index_lists();
+  void release_index_lists() noexcept;
   /// Brings base_counts_ up to the store's sets: the members appended since the last count, or
   /// all of them when the epoch changed or the store shrank. Asynchronous on the stream.
   void count_new_members(const rr_store& store, std::uint64_t store_epoch);
