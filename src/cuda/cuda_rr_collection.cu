@@ -673,9 +673,23 @@ class cuda_rr_collection final : public rr_collection {
       const double expected = sets_generated_ == 0 ? 8.0 : static_cast<double>(members_generated_) / sets_generated_;
       const std::uint64_t before = target.num_members();
       const auto start = std::chrono::steady_clock::now();
-      warp_->sample(first_id + done, batch, expected, staging_);  // ends synchronised
+      warp_->launch_batch(first_id + done, batch, expected, staging_);
+      // The layout in the store goes out behind the traversal, before the batch's one host
+      // synchronisation: every set the sampler could not finish has size 0 there, so the layout
+      // stays in bounds, and settle_batch says when it must be redone (a set redone after a full
+      // arena or a warp's room outgrown). Not when profiling (the two are timed apart) or where
+      // the store would have to grow beyond the batch's need for the arena's bound.
+      const bool ahead = !profiling_ && target.order() == set_order::as_sampled &&
+                         target.can_reserve(batch, staging_.arena.size());
+      if (ahead) target.lay_out_staged(staging_, staging_.arena.size(), stream_.get());
+      WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      const bool redone = warp_->settle_batch(staging_);
       const auto sampled = std::chrono::steady_clock::now();
-      target.append_staged(staging_, stream_.get());
+      if (ahead && !redone) {
+        target.commit_staged(stream_.get());
+      } else {
+        target.append_staged(staging_, stream_.get());
+      }
       if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       profile_.traversal_seconds += std::chrono::duration<double>(sampled - start).count();
       profile_.warp_seconds += std::chrono::duration<double>(sampled - start).count();

@@ -36,19 +36,24 @@ void rr_store::reserve(std::uint64_t extra_sets, std::uint64_t extra_members, cu
 }
 
 void rr_store::reserve_ahead(std::uint64_t extra_sets, std::uint64_t extra_members, cudaStream_t stream) {
-  const std::uint64_t sets = num_sets_ + extra_sets + 1;
-  const std::uint64_t members = num_members_ + extra_members;
-  const std::uint64_t more = (sets > offsets_.size() ? sets * sizeof(std::uint64_t) : 0) +
-                             (members > members_.size() ? members * sizeof(std::uint32_t) : 0);
+  const std::uint64_t more = growth_bytes(extra_sets, extra_members);
   if (more > 0 && budget_->fits(more)) reserve(extra_sets, extra_members, stream);
 }
 
 void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
+  // The batch's members fit the arena and number at most the entries reserved in it.
+  lay_out_staged(staged, std::min<std::uint64_t>(staged.arena_used, staged.arena.size()), stream);
+  WF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  commit_staged(stream);
+}
+
+void rr_store::lay_out_staged(const rr_staging& staged, std::uint64_t member_bound, cudaStream_t stream) {
   const std::uint64_t count = staged.count;
+  pending_ = laid_out_batch{};
   if (count == 0) return;
-  // The batch's members fit the arena and number at most the entries reserved in it: every
-  // buffer is sized by that bound, so the one host synchronisation comes last.
-  const std::uint64_t bound = std::min<std::uint64_t>(staged.arena_used, staged.arena.size());
+  // Every buffer is sized by the bound, so no host synchronisation is needed before the copy of
+  // the total.
+  const std::uint64_t bound = member_bound;
   const std::uint64_t most_big = std::min<std::uint64_t>(count, bound / 33 + 1);  // sets of > 32 members
   const bool sort_big = order_ == set_order::sorted;
   reserve(count, bound, stream);
@@ -96,17 +101,22 @@ void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
   // The member total and the large-set count sit side by side: one copy.
   WF_CUDA_CHECK(cudaMemcpyAsync(host_counts_, batch_offsets + count, 2 * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
                                 stream));
-  WF_CUDA_CHECK(cudaStreamSynchronize(stream));
+  pending_ = laid_out_batch{count, gathered, big_begin, big_end, cub_storage, cub_bytes};
+}
+
+void rr_store::commit_staged(cudaStream_t stream) {
+  if (pending_.count == 0) return;
   const std::uint64_t total = host_counts_[0];
   const std::uint64_t big = host_counts_[1];
-  if (big > 0 && sort_big) {
+  if (big > 0 && order_ == set_order::sorted) {
     // The sets of more than 32 members, sorted from the gather buffer into their places.
-    bytes = cub_bytes;
-    WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(cub_storage, bytes, gathered, members_end(),
+    std::size_t bytes = pending_.cub_bytes;
+    WF_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(pending_.cub_storage, bytes, pending_.gathered, members_end(),
                                                      static_cast<std::int64_t>(total), static_cast<std::int64_t>(big),
-                                                     big_begin, big_end, stream));
+                                                     pending_.big_begin, pending_.big_end, stream));
   }
-  commit(count, total);
+  commit(pending_.count, total);
+  pending_ = laid_out_batch{};
 }
 
 }  // namespace wildfire::cuda

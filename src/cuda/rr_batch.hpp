@@ -48,6 +48,18 @@ class rr_store {
   /// way; larger ones by a CUB segmented sort if the store is sorted). Blocks on `stream` once (to
   /// learn the batch's member count). Throws resource_error if the store cannot grow.
   void append_staged(const rr_staging& staged, cudaStream_t stream);
+  /// append_staged in two halves, for a caller that synchronises anyway: the first lays the batch
+  /// out after the sets held, with room for `member_bound` members (at least its member total),
+  /// and copies the total to the host, without blocking; the second, once `stream` has been
+  /// synchronised, sorts the large sets (sorted stores) and commits the batch. Laying out again
+  /// before the second half replaces the first layout (nothing is committed until then).
+  void lay_out_staged(const rr_staging& staged, std::uint64_t member_bound, cudaStream_t stream);
+  void commit_staged(cudaStream_t stream);
+  /// True when room for `extra_sets` sets of `extra_members` members is held or the budget
+  /// affords growing to it.
+  bool can_reserve(std::uint64_t extra_sets, std::uint64_t extra_members) const noexcept {
+    return budget_->fits(growth_bytes(extra_sets, extra_members));
+  }
 
   /// Reserves room for `extra_sets` sets holding `extra_members` members in total and returns the
   /// device pointers where the next sets' members and offsets go (fused extraction writes there
@@ -81,6 +93,24 @@ class rr_store {
   }
 
  private:
+  /// Bytes reserve() would allocate for the room.
+  std::uint64_t growth_bytes(std::uint64_t extra_sets, std::uint64_t extra_members) const noexcept {
+    const std::uint64_t sets = num_sets_ + extra_sets + 1;
+    const std::uint64_t members = num_members_ + extra_members;
+    return (sets > offsets_.size() ? sets * sizeof(std::uint64_t) : 0) +
+           (members > members_.size() ? members * sizeof(std::uint32_t) : 0);
+  }
+
+  /// The batch laid out and not yet committed (lay_out_staged to commit_staged).
+  struct laid_out_batch {
+    std::uint64_t count = 0;
+    std::uint32_t* gathered = nullptr;  // sorted stores: the large sets, unsorted
+    std::uint64_t* big_begin = nullptr;
+    std::uint64_t* big_end = nullptr;
+    void* cub_storage = nullptr;
+    std::size_t cub_bytes = 0;
+  };
+
   memory_budget* budget_;
   set_order order_;
   device_buffer<std::uint64_t> offsets_;  // num_sets + 1 used; offsets[0] == 0
@@ -91,6 +121,7 @@ class rr_store {
   std::uint64_t num_sets_ = 0;
   std::uint64_t num_members_ = 0;
   std::uint64_t* host_counts_ = nullptr;  // pinned: a batch's member total and large-set count
+  laid_out_batch pending_;
 };
 
 }  // namespace wildfire::cuda

@@ -49,65 +49,66 @@ warp_sampler::warp_sampler(const graph_view& graph, const ic_block_view& blocks,
   num_warps_ = warps;
   visited_ = device_buffer<std::uint32_t>(budget, num_warps_ * words_per_warp_, "warp-sampler visited bitmaps");
   stage_ = device_buffer<std::uint32_t>(budget, num_warps_ * stage_capacity_, "warp-sampler overflow queues");
-  counters_ = device_buffer<counters>(budget, 1, "warp-sampler counters");
+  counters_ = device_buffer<counters>(budget, 2, "warp-sampler counters");
   // The lane-per-sample pass: single-round IC only.
   if (params.model == diffusion_model::ic && params.rounds <= 1 && graph.num_vertices > 0) {
     small_blocks_ = resident_grid(kernels::small_rr_sets, kernels::small_block_threads);
   }
   if (!visited_.empty()) WF_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), stream));
-  WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), sizeof(counters)));
+  WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 2 * sizeof(counters)));
 }
 
 warp_sampler::~warp_sampler() {
   if (host_counters_ != nullptr) (void)cudaFreeHost(host_counters_);
 }
 
-kernels::warp_sampler_args warp_sampler::args(std::uint64_t first_id, const std::uint32_t* items,
-                                              std::uint32_t num_items, rr_staging& staged) {
+kernels::warp_sampler_args warp_sampler::args(const std::uint32_t* items, std::uint32_t num_items, rr_staging& staged,
+                                              bool chained) {
+  counters* batch = counters_.data();
+  counters* own = batch + (chained ? 1 : 0);
   kernels::warp_sampler_args a{};
   a.seed = params_.seed;
   a.mean_roots = params_.mean_roots;
   a.rounds = std::max<std::uint32_t>(params_.rounds, 1);
-  a.first_id = first_id;
-  a.item_list = items;
+  a.first_id = batch_first_id_;
+  a.item_list = chained ? deferred_.data() : items;
   a.num_items = num_items;
-  a.next_item = &counters_.data()->next_item;
+  a.num_items_at = chained ? &batch->num_deferred : nullptr;
+  a.next_item = &own->next_item;
   a.visited = visited_.data();
   a.words_per_warp = words_per_warp_;
   a.arena = staged.arena.data();
   a.arena_capacity = staged.arena.size();
-  a.arena_tail = &counters_.data()->arena_tail;
-  a.lost_members = &counters_.data()->lost_members;
-  a.warp_members = &counters_.data()->warp_members;
-  a.warp_sets = &counters_.data()->warp_sets;
+  a.arena_tail = &batch->arena_tail;
+  a.lost_members = &own->lost_members;
+  a.warp_members = &batch->warp_members;
+  a.warp_sets = &batch->warp_sets;
   a.set_start = staged.set_start.data();
   a.set_size = staged.set_size.data();
-  a.deferred = deferred_.data();
-  a.num_deferred = &counters_.data()->num_deferred;
-  a.flags = &counters_.data()->flags;
-  a.edges_examined = &counters_.data()->edges_examined;
-  a.expansions = &counters_.data()->expansions;
-  a.expanded = &counters_.data()->expanded;
+  a.deferred = chained ? chained_deferred_.data() : deferred_.data();
+  a.num_deferred = &own->num_deferred;
+  a.flags = &own->flags;
+  a.edges_examined = &batch->edges_examined;
+  a.expansions = &batch->expansions;
+  a.expanded = &batch->expanded;
   a.blocks = blocks_;
   a.records = records_.data();
   return a;
 }
 
-void warp_sampler::finish_launch() {
+void warp_sampler::copy_counters() {
+  WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data(), 2 * sizeof(counters), cudaMemcpyDeviceToHost, stream_));
+}
+
+void warp_sampler::launch_small(std::uint32_t num_items, rr_staging& staged) {
+  kernels::small_rr_sets<<<small_blocks_, kernels::small_block_threads, 0, stream_>>>(graph_,
+                                                                                     args(nullptr, num_items, staged));
   WF_CUDA_CHECK(cudaGetLastError());
-  WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data(), sizeof(counters), cudaMemcpyDeviceToHost, stream_));
-  WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
-void warp_sampler::launch_small(std::uint64_t first_id, std::uint32_t num_items, rr_staging& staged) {
-  kernels::small_rr_sets<<<small_blocks_, kernels::small_block_threads, 0, stream_>>>(
-      graph_, args(first_id, nullptr, num_items, staged));
-  finish_launch();
-}
-
-void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big,
-                          rr_staging& staged) {
-  kernels::warp_sampler_args a = args(first_id, items, num_items, staged);
+void warp_sampler::launch(const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged,
+                          bool chained) {
+  kernels::warp_sampler_args a = args(items, num_items, staged, chained);
   std::uint64_t warps = num_warps_;
   device_buffer<std::uint32_t> big_stage;
   if (big) {
@@ -126,77 +127,101 @@ void warp_sampler::launch(std::uint64_t first_id, const std::uint32_t* items, st
   }
   const unsigned blocks = static_cast<unsigned>(warps / kernels::warp_sampler_warps_per_block);
   kernel_<<<blocks, kernels::warp_sampler_block_threads, 0, stream_>>>(graph_, a);
-  finish_launch();
+  WF_CUDA_CHECK(cudaGetLastError());
 }
 
-void warp_sampler::sample(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged) {
+void warp_sampler::launch_batch(std::uint64_t first_id, std::uint64_t count, double expected_size,
+                                rr_staging& staged) {
   WF_EXPECTS(count < (1ULL << 31), "count", "at most 2^31 - 1 RR sets per batch");
   staged.count = count;
   staged.arena_used = 0;
+  batch_first_id_ = first_id;
+  chained_ = false;
   if (count == 0) return;
   grow_buffer(staged.set_start, *budget_, count, 0, stream_, "RR batch set starts");
   grow_buffer(staged.set_size, *budget_, count + 1, 0, stream_, "RR batch set sizes");
   grow_buffer(deferred_, *budget_, count, 0, stream_, "warp-sampler deferred list");
-  const double mean = std::max(expected_size, 1.0) * 1.25;
-  const std::uint64_t wanted = std::max<std::uint64_t>(static_cast<std::uint64_t>(mean * static_cast<double>(count)), 1ULL << 16);
+  // Under single-round IC the deferred sets are the large ones; a few of them can outweigh the
+  // small sets a pilot saw, so the arena holds at least their share at their mean so far (a guess
+  // before any: one set in (sets seen + 1), of first_deferred_mean members).
+  double mean = std::max(expected_size, 1.0);
+  if (small_blocks_ != 0) {
+    const double share = static_cast<double>(small_deferred_ + 1) / static_cast<double>(small_sets_ + small_deferred_ + 1);
+    const double deferred_mean =
+        warp_sets_ > 0 ? static_cast<double>(warp_members_) / static_cast<double>(warp_sets_) : first_deferred_mean;
+    mean = std::max(mean, share * deferred_mean);
+  }
+  batch_mean_ = mean * 1.25;
+  const std::uint64_t wanted =
+      std::max<std::uint64_t>(static_cast<std::uint64_t>(batch_mean_ * static_cast<double>(count)), 1ULL << 16);
   if (staged.arena.size() < wanted) {
     staged.arena.reset();
     staged.arena = device_buffer<std::uint32_t>(*budget_, std::min<std::uint64_t>(wanted, budget_->available_bytes() / 8 + 1),
                                                 "RR batch arena");
   }
   WF_CUDA_CHECK(cudaMemsetAsync(staged.set_size.data() + count, 0, sizeof(std::uint64_t), stream_));
-  WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(counters), stream_));
+  WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 2 * sizeof(counters), stream_));
 
   // When the mean set so far outgrows a warp's room (the dense regime), most of the work would be
   // in sets that overflow and are sampled again: give every warp room for n members at once.
-  const bool big_first = expected_size > static_cast<double>(kernels::shared_members_per_warp + stage_capacity_);
-  // Single-round IC: a lane per sample first; the sets it cannot hold come back deferred.
-  if (small_blocks_ != 0 && !big_first) {
-    launch_small(first_id, static_cast<std::uint32_t>(count), staged);
-    const std::uint64_t deferred = host_counters_->num_deferred;
-    small_deferred_ += deferred;
-    small_sets_ += count - deferred;
-    // The deferred sets are the large ones: room for them from the warp kernel's sets so far,
-    // before a set that finds the arena full has to be traversed again. A guess, so at most an
-    // eighth of the free budget; the retries below still catch a shortfall.
-    const double deferred_mean = warp_sets_ > 0 ? static_cast<double>(warp_members_) / static_cast<double>(warp_sets_)
-                                                : first_deferred_mean;
-    const std::uint64_t tail = host_counters_->arena_tail;
-    const std::uint64_t room = std::min<std::uint64_t>(
-        tail + static_cast<std::uint64_t>(deferred_mean * 1.25 * static_cast<double>(deferred)) + (1ULL << 16),
-        staged.arena.size() + budget_->available_bytes() / 8 / sizeof(std::uint32_t));
-    if (deferred > 0 && room > staged.arena.size())
-      grow_buffer(staged.arena, *budget_, room, std::min<std::uint64_t>(tail, staged.arena.size()), stream_, "RR batch arena");
+  big_first_ = expected_size > static_cast<double>(kernels::shared_members_per_warp + stage_capacity_);
+  // Single-round IC: a lane per sample first; the warp kernel takes the sets it cannot hold
+  // straight from its deferred list, with no host round trip between them. Their room is the
+  // arena's at the mean set so far: a set that finds it full is redone by settle_batch.
+  chained_ = small_blocks_ != 0 && !big_first_;
+  if (chained_) {
+    grow_buffer(chained_deferred_, *budget_, count, 0, stream_, "warp-sampler deferred list");
+    launch_small(static_cast<std::uint32_t>(count), staged);
+    launch(nullptr, 0, false, staged, true);
   } else {
-    launch(first_id, nullptr, static_cast<std::uint32_t>(count), big_first, staged);
+    launch(nullptr, static_cast<std::uint32_t>(count), big_first_, staged);
   }
-  while (host_counters_->num_deferred > 0) {
+  copy_counters();
+}
+
+bool warp_sampler::settle_batch(rr_staging& staged) {
+  if (staged.count == 0) return false;
+  const counters& batch = host_counters_[0];
+  if (chained_) {
+    small_deferred_ += batch.num_deferred;
+    small_sets_ += staged.count - batch.num_deferred;
+  }
+  bool redone = false;
+  const counters* last = &host_counters_[chained_ ? 1 : 0];            // the last launch's counters
+  const std::uint32_t* left = chained_ ? chained_deferred_.data() : deferred_.data();  // and the sets it left
+  while (last->num_deferred > 0) {
+    redone = true;
     ++retries_;
-    const counters seen = *host_counters_;
+    const counters seen = *last;
     const std::uint32_t redo = seen.num_deferred;
     if ((seen.flags & kernels::flag_arena_overflow) != 0) {
       // Keep what was written below the old capacity; reserve room for the lost sets beyond the
       // tail (failed reservations advanced it too). A set is a pure function of its id, so the
       // lost sets need exactly lost_members again; the mean covers sets deferred for their size.
       const std::uint64_t need =
-          seen.arena_tail + seen.lost_members + static_cast<std::uint64_t>(mean * redo) + (1ULL << 16);
+          batch.arena_tail + seen.lost_members + static_cast<std::uint64_t>(batch_mean_ * redo) + (1ULL << 16);
       grow_buffer(staged.arena, *budget_, std::max<std::uint64_t>(need, staged.arena.size() * 2), staged.arena.size(),
                   stream_, "RR batch arena");
     }
     grow_buffer(retry_items_, *budget_, redo, 0, stream_, "warp-sampler retry list");
-    WF_CUDA_CHECK(cudaMemcpyAsync(retry_items_.data(), deferred_.data(), redo * sizeof(std::uint32_t),
-                                  cudaMemcpyDeviceToDevice, stream_));
+    WF_CUDA_CHECK(cudaMemcpyAsync(retry_items_.data(), left, redo * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice,
+                                  stream_));
     // Keep the arena tail and the work counts; restart the work counter, the flags and the lost
     // members.
     WF_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, offsetof(counters, arena_tail), stream_));
-    launch(first_id, retry_items_.data(), redo, big_first || (seen.flags & kernels::flag_stage_overflow) != 0, staged);
+    launch(retry_items_.data(), redo, big_first_ || (seen.flags & kernels::flag_stage_overflow) != 0, staged);
+    copy_counters();
+    WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    last = &host_counters_[0];
+    left = deferred_.data();
   }
-  staged.arena_used = host_counters_->arena_tail;
-  edges_examined_ += host_counters_->edges_examined;
-  expansions_ += host_counters_->expansions;
-  expanded_ += host_counters_->expanded;
-  warp_members_ += host_counters_->warp_members;
-  warp_sets_ += host_counters_->warp_sets;
+  staged.arena_used = batch.arena_tail;
+  edges_examined_ += batch.edges_examined;
+  expansions_ += batch.expansions;
+  expanded_ += batch.expanded;
+  warp_members_ += batch.warp_members;
+  warp_sets_ += batch.warp_sets;
+  return redone;
 }
 
 }  // namespace wildfire::cuda

@@ -31,10 +31,18 @@ class warp_sampler {
   warp_sampler(const warp_sampler&) = delete;
   warp_sampler& operator=(const warp_sampler&) = delete;
 
-  /// Samples ids first_id .. first_id + count - 1 into `staged` (batch-local index i holds id
-  /// first_id + i). `expected_size` sizes the arena; when it exceeds a warp's room for members,
-  /// every warp gets room for a whole set from the start. Blocks until the batch is complete.
-  void sample(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged);
+  /// Starts sampling ids first_id .. first_id + count - 1 into `staged` (batch-local index i
+  /// holds id first_id + i) without blocking: under single-round IC the thread-per-sample pass,
+  /// then the warp kernel on the sets it handed on (their number read on the device), otherwise
+  /// the warp kernel alone; then the counters go to the host. `expected_size` sizes the arena; when
+  /// it exceeds a warp's room for members, every warp gets room for a whole set from the start.
+  /// Call settle_batch() after synchronising the stream.
+  void launch_batch(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged);
+  /// Completes the batch launch_batch started (the caller has synchronised the stream since):
+  /// redoes, synchronising, the sets that found the arena full or outgrew a warp's room, and
+  /// sets staged.arena_used. Returns true when it had to, i.e. when `staged` changed after the
+  /// caller's last synchronisation. Every set of the batch is in `staged` afterwards.
+  bool settle_batch(rr_staging& staged);
 
   std::uint64_t edges_examined() const noexcept { return edges_examined_; }
   std::uint64_t num_warps() const noexcept { return num_warps_; }
@@ -63,12 +71,16 @@ class warp_sampler {
     unsigned long long warp_members;
     unsigned long long warp_sets;
   };
-  kernels::warp_sampler_args args(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, rr_staging& staged);
-  void launch(std::uint64_t first_id, const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged);
+  /// A launch's arguments. Chained: the warp kernel behind the thread-per-sample pass, taking
+  /// that pass's deferred list (and its length on the device), with its own per-launch counters
+  /// (counters_[1]) and deferred list.
+  kernels::warp_sampler_args args(const std::uint32_t* items, std::uint32_t num_items, rr_staging& staged,
+                                  bool chained = false);
+  void launch(const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged, bool chained = false);
   /// The thread-per-sample first pass (warp_sampler_small_kernels.cuh).
-  void launch_small(std::uint64_t first_id, std::uint32_t num_items, rr_staging& staged);
-  /// Checks the launch, copies the counters to the host and synchronises.
-  void finish_launch();
+  void launch_small(std::uint32_t num_items, rr_staging& staged);
+  /// Copies both counter blocks to the host (not synchronised).
+  void copy_counters();
 
   void (*kernel_)(graph_view, kernels::warp_sampler_args) = nullptr;  // the warp traversal for the model
   graph_view graph_;
@@ -84,9 +96,15 @@ class warp_sampler {
   device_buffer<std::uint32_t> visited_;
   device_buffer<std::uint32_t> stage_;
   device_buffer<std::uint32_t> deferred_;
+  device_buffer<std::uint32_t> chained_deferred_;  // the chained warp launch's deferred list
   device_buffer<std::uint32_t> retry_items_;
-  device_buffer<counters> counters_;
-  counters* host_counters_ = nullptr;  // pinned
+  device_buffer<counters> counters_;   // [0]: the batch's and most launches'; [1]: the chained launch's
+  counters* host_counters_ = nullptr;  // pinned, two
+  // The batch in flight (launch_batch to settle_batch).
+  std::uint64_t batch_first_id_ = 0;
+  double batch_mean_ = 0;  // the arena's members per set
+  bool big_first_ = false;
+  bool chained_ = false;
   std::uint64_t edges_examined_ = 0;
   std::uint64_t expansions_ = 0;
   std::uint64_t expanded_ = 0;

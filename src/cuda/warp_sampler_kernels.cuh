@@ -85,6 +85,7 @@ struct warp_sampler_args {
   std::uint64_t first_id;              // sample id of batch-local index 0
   const std::uint32_t* item_list;      // batch-local indices to sample; nullptr: 0 .. num_items-1
   std::uint32_t num_items;
+  const unsigned* num_items_at;        // if set, the item count on the device (another launch's deferred sets)
   unsigned* next_item;                 // work counter, starts at 0
   std::uint32_t* visited;              // words_per_warp words per warp, all zero between sets
   std::uint64_t words_per_warp;
@@ -97,7 +98,7 @@ struct warp_sampler_args {
   unsigned long long* warp_members;    // members of the sets the warp kernel stored, and
   unsigned long long* warp_sets;       // their number (size the arena for the next deferred sets)
   std::uint64_t* set_start;            // per batch-local index
-  std::uint64_t* set_size;
+  std::uint64_t* set_size;             // 0 for a deferred set, so a layout of the batch is never out of bounds
   std::uint32_t* deferred;             // batch-local indices that must be sampled again
   unsigned* num_deferred;
   unsigned* flags;                     // flag_* bits
@@ -138,7 +139,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
     unsigned item = 0;
     if (lane == 0) item = atomicAdd(a.next_item, 1U);
     item = __shfl_sync(full_warp, item, 0);
-    if (item >= a.num_items) break;
+    if (item >= (a.num_items_at != nullptr ? *a.num_items_at : a.num_items)) break;
     const std::uint32_t local = a.item_list != nullptr ? a.item_list[item] : item;
     const std::uint64_t sample = sample_key(a.seed, a.first_id + local);
     const std::uint32_t num_roots = root_count(sample, a.mean_roots, g.num_vertices);
@@ -306,6 +307,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
     if (overflow) {
       if (lane == 0) {
         a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+        a.set_size[local] = 0;
         atomicOr(a.flags, flag_stage_overflow);
       }
     } else {
@@ -315,6 +317,7 @@ __global__ void __launch_bounds__(warp_sampler_block_threads) warp_rr_sets(graph
       if (base + size > a.arena_capacity) {
         if (lane == 0) {
           a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+          a.set_size[local] = 0;
           atomicAdd(a.lost_members, static_cast<unsigned long long>(size));
           atomicOr(a.flags, flag_arena_overflow);
         }

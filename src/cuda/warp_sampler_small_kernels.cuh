@@ -163,6 +163,7 @@ __global__ void __launch_bounds__(small_block_threads, 8) small_rr_sets(graph_vi
       base = __shfl_sync(full_warp, base, leader);
       if (overflow) {
         a.deferred[base + static_cast<unsigned>(__popc(overflowed & below))] = local;
+        a.set_size[local] = 0;
         active = false;
       }
     }
@@ -184,6 +185,7 @@ __global__ void __launch_bounds__(small_block_threads, 8) small_rr_sets(graph_vi
         const std::uint64_t start = base + (inclusive - mine);
         if (start + size > a.arena_capacity) {
           a.deferred[atomicAdd(a.num_deferred, 1U)] = local;
+          a.set_size[local] = 0;
           atomicAdd(a.lost_members, static_cast<unsigned long long>(size));
           atomicOr(a.flags, flag_arena_overflow);
         } else {
