@@ -658,11 +658,12 @@ class cuda_rr_collection final : public rr_collection {
   void sample_warp(rr_store& target, std::uint64_t first_id, std::uint64_t count) {
     if (!warp_) warp_ = std::make_unique<warp_sampler>(graph_.view(), graph_.blocks(), params_, budget_, stream_.get());
     if (sets_generated_ > 0 && count > reserve_ahead_min_sets) {
-      // Room for the whole request at the mean set so far (a tenth more, and one batch's arena),
-      // once: an IMM phase appends millions of sets in batches of warp_batch_samples, and the
-      // store used to grow by half, with a copy and a synchronisation, batch after batch.
-      target.reserve_ahead(count, static_cast<std::uint64_t>(1.1 * mean_set_size() * static_cast<double>(count)) +
-                                      staging_.arena.size(),
+      // Room for the whole request at the mean set so far (a tenth more, and the last batch's
+      // arena, the bound its layout reserves), once: an IMM phase appends millions of sets in
+      // batches of warp_batch_samples, and the store used to grow by half, with a copy of every
+      // member held, batch after batch.
+      const std::uint64_t arena = warp_->arena_entries(std::min(count, warp_batch_samples), mean_set_size());
+      target.reserve_ahead(count, static_cast<std::uint64_t>(1.1 * mean_set_size() * static_cast<double>(count)) + arena,
                            stream_.get());
     }
     for (std::uint64_t done = 0; done < count;) {

@@ -6,26 +6,29 @@
 namespace wildfire::cuda::kernels {
 
 /// Warp per set: puts set i (arena[set_start[i] ..], set_size[i] members, unsorted) at its place
-/// in sample order. A set of up to 32 members is sorted on the way, into `sorted` (the store):
-/// lane l holds member l and writes it at its rank, the number of smaller members (a set holds a
-/// member once; the padding 0xffffffff is no member, universes stay below 2^32). A larger set is
-/// copied to `unsorted` (a sorted store's gather buffer, else the store itself) and, where
-/// `big_begin` is given (a sorted store), listed (begin and end) for the segmented sort.
+/// in sample order and appends its end, base + batch_offsets[1 + i], to the store's offsets. A set
+/// of up to 32 members is sorted on the way, into `sorted` (the store): lane l holds member l and
+/// writes it at its rank, the number of smaller members (a set holds a member once, so only the
+/// set's own lanes need comparing). A larger set is copied to `unsorted` (a sorted store's gather
+/// buffer, else the store itself) and, where `big_begin` is given (a sorted store), listed (begin
+/// and end) for the segmented sort.
 __global__ void gather_staged_sets(const std::uint32_t* arena, const std::uint64_t* set_start,
                                    const std::uint64_t* batch_offsets, std::uint64_t count, std::uint32_t* sorted,
                                    std::uint32_t* unsorted, std::uint64_t* big_begin, std::uint64_t* big_end,
-                                   unsigned long long* num_big) {
+                                   unsigned long long* num_big, std::uint64_t base, std::uint64_t* offsets_end) {
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const unsigned lane = threadIdx.x & 31;
   for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < count;
        i += warps) {
     const std::uint64_t from = set_start[i];
     const std::uint64_t to = batch_offsets[i];
-    const std::uint64_t size = batch_offsets[i + 1] - to;
+    const std::uint64_t end = batch_offsets[i + 1];
+    const std::uint64_t size = end - to;
+    if (lane == 0) offsets_end[1 + i] = base + end;
     if (size <= 32) {
-      const std::uint32_t x = lane < size ? arena[from + lane] : 0xffffffffU;
+      const std::uint32_t x = lane < size ? arena[from + lane] : 0U;
       unsigned rank = 0;
-      for (unsigned j = 0; j < 32; ++j) rank += __shfl_sync(0xffffffffU, x, j) < x ? 1U : 0U;
+      for (unsigned j = 0; j < size; ++j) rank += __shfl_sync(0xffffffffU, x, j) < x ? 1U : 0U;  // size: warp-uniform
       if (lane < size) sorted[to + rank] = x;
     } else {
       for (std::uint64_t k = lane; k < size; k += 32) unsorted[to + k] = arena[from + k];
@@ -35,15 +38,6 @@ __global__ void gather_staged_sets(const std::uint32_t* arena, const std::uint64
         big_end[at] = to + size;
       }
     }
-  }
-}
-
-/// offsets[1 + i] = base + batch_offsets[1 + i]: appends the batch's set ends to the store.
-__global__ void append_offsets(const std::uint64_t* batch_offsets, std::uint64_t count, std::uint64_t base,
-                               std::uint64_t* offsets_end) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
-    offsets_end[1 + i] = base + batch_offsets[1 + i];
   }
 }
 

@@ -130,6 +130,26 @@ void warp_sampler::launch(const std::uint32_t* items, std::uint32_t num_items, b
   WF_CUDA_CHECK(cudaGetLastError());
 }
 
+double warp_sampler::arena_mean(double expected_size) const noexcept {
+  // Under single-round IC the lane pass hands the large sets on; a few of them can outweigh the
+  // small sets seen so far, so the arena holds at least their share at their mean so far (a
+  // guess before any: one set in (sets seen + 1), of first_deferred_mean members). Before the
+  // lane pass has run (a pilot skips it), the sets seen are all there is to go by.
+  double mean = std::max(expected_size, 1.0);
+  if (small_sets_ + small_deferred_ > 0) {
+    const double share = static_cast<double>(small_deferred_ + 1) / static_cast<double>(small_sets_ + small_deferred_ + 1);
+    const double deferred_mean =
+        warp_sets_ > 0 ? static_cast<double>(warp_members_) / static_cast<double>(warp_sets_) : first_deferred_mean;
+    mean = std::max(mean, share * deferred_mean);
+  }
+  return mean * 1.25;
+}
+
+std::uint64_t warp_sampler::arena_entries(std::uint64_t count, double expected_size) const noexcept {
+  return std::max<std::uint64_t>(static_cast<std::uint64_t>(arena_mean(expected_size) * static_cast<double>(count)),
+                                 1ULL << 16);
+}
+
 void warp_sampler::launch_batch(std::uint64_t first_id, std::uint64_t count, double expected_size,
                                 rr_staging& staged) {
   WF_EXPECTS(count < (1ULL << 31), "count", "at most 2^31 - 1 RR sets per batch");
@@ -141,19 +161,8 @@ void warp_sampler::launch_batch(std::uint64_t first_id, std::uint64_t count, dou
   grow_buffer(staged.set_start, *budget_, count, 0, stream_, "RR batch set starts");
   grow_buffer(staged.set_size, *budget_, count + 1, 0, stream_, "RR batch set sizes");
   grow_buffer(deferred_, *budget_, count, 0, stream_, "warp-sampler deferred list");
-  // Under single-round IC the deferred sets are the large ones; a few of them can outweigh the
-  // small sets a pilot saw, so the arena holds at least their share at their mean so far (a guess
-  // before any: one set in (sets seen + 1), of first_deferred_mean members).
-  double mean = std::max(expected_size, 1.0);
-  if (small_blocks_ != 0) {
-    const double share = static_cast<double>(small_deferred_ + 1) / static_cast<double>(small_sets_ + small_deferred_ + 1);
-    const double deferred_mean =
-        warp_sets_ > 0 ? static_cast<double>(warp_members_) / static_cast<double>(warp_sets_) : first_deferred_mean;
-    mean = std::max(mean, share * deferred_mean);
-  }
-  batch_mean_ = mean * 1.25;
-  const std::uint64_t wanted =
-      std::max<std::uint64_t>(static_cast<std::uint64_t>(batch_mean_ * static_cast<double>(count)), 1ULL << 16);
+  batch_mean_ = arena_mean(expected_size);
+  const std::uint64_t wanted = arena_entries(count, expected_size);
   if (staged.arena.size() < wanted) {
     staged.arena.reset();
     staged.arena = device_buffer<std::uint32_t>(*budget_, std::min<std::uint64_t>(wanted, budget_->available_bytes() / 8 + 1),
@@ -167,8 +176,12 @@ void warp_sampler::launch_batch(std::uint64_t first_id, std::uint64_t count, dou
   big_first_ = expected_size > static_cast<double>(kernels::shared_members_per_warp + stage_capacity_);
   // Single-round IC: a lane per sample first; the warp kernel takes the sets it cannot hold
   // straight from its deferred list, with no host round trip between them. Their room is the
-  // arena's at the mean set so far: a set that finds it full is redone by settle_batch.
-  chained_ = small_blocks_ != 0 && !big_first_;
+  // arena's at the mean set so far: a set that finds it full is redone by settle_batch. A batch
+  // that gives every set a warp of its own (a collection's pilot) skips the lane pass: such a
+  // launch takes as long as its longest set, and a warp expands up to 32 of a set's vertices at
+  // a time where a lane expands one (soc-Epinions1's 64-set pilot: lane pass and warp kernel
+  // about 100 and 80 us, H100).
+  chained_ = small_blocks_ != 0 && !big_first_ && count > num_warps_;
   if (chained_) {
     grow_buffer(chained_deferred_, *budget_, count, 0, stream_, "warp-sampler deferred list");
     launch_small(static_cast<std::uint32_t>(count), staged);

@@ -38,6 +38,9 @@ class warp_sampler {
   /// it exceeds a warp's room for members, every warp gets room for a whole set from the start.
   /// Call settle_batch() after synchronising the stream.
   void launch_batch(std::uint64_t first_id, std::uint64_t count, double expected_size, rr_staging& staged);
+  /// Arena entries a batch of `count` sets gets (an upper guess of their members; launch_batch
+  /// grows the arena to it).
+  std::uint64_t arena_entries(std::uint64_t count, double expected_size) const noexcept;
   /// Completes the batch launch_batch started (the caller has synchronised the stream since):
   /// redoes, synchronising, the sets that found the arena full or outgrew a warp's room, and
   /// sets staged.arena_used. Returns true when it had to, i.e. when `staged` changed after the
@@ -79,6 +82,8 @@ class warp_sampler {
   void launch(const std::uint32_t* items, std::uint32_t num_items, bool big, rr_staging& staged, bool chained = false);
   /// The thread-per-sample first pass (warp_sampler_small_kernels.cuh).
   void launch_small(std::uint32_t num_items, rr_staging& staged);
+  /// Members per set the arena is sized for (launch_batch, arena_entries).
+  double arena_mean(double expected_size) const noexcept;
   /// Copies both counter blocks to the host (not synchronised).
   void copy_counters();
 

@@ -1,7 +1,8 @@
 // The thread-per-sample first pass of the IC warp sampler (warp_sampler_small_kernels.cuh)
 // against the serial reference, exactly, on graphs where it finishes some sets and hands others
 // to the warp kernel: weighted cascade, sets past a lane's 32 members, per-edge vertices with more than 32 in-edges,
-// block-rule vertices with more than 32 blocks, more than 32 roots, and fractional root counts.
+// block-rule vertices with more than 32 blocks, more than 32 roots, fractional root counts, and
+// sets beyond a warp's room and the arena's.
 // The profile's counters show that both passes ran. Skips without a GPU.
 #include <gtest/gtest.h>
 
@@ -92,6 +93,24 @@ TEST(CudaSmallSets, LongPerEdgeListsGoToTheWarpKernel) {
   // 40 roots: more than a lane's queue from the start; every set goes to the warp kernel.
   const cuda::cuda_collection_profile many = expect_equal_to_reference(g, 40.0, 50, 3000, "40 roots");
   EXPECT_GT(many.small_deferred, 0U);
+}
+
+// Ten hubs, each reached from every other vertex by always-live edges: a set rooted at a hub
+// holds 39,991 members (more than a warp's room, and more than the arena the pilot's small sets
+// size), every other set one. The lane pass hands the hub sets on, the warp kernel defers them
+// again, and the batch, already laid out in the store behind the traversal, is laid out anew
+// after the retries (a warp with room for the whole graph, a grown arena).
+TEST(CudaSmallSets, HugeSetsAreRedoneAfterTheBatchIsLaidOut) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const std::uint32_t n = 40000;
+  const std::uint32_t hubs = 10;
+  std::vector<weighted_edge> edges;
+  for (std::uint32_t v = hubs; v < n; ++v)
+    for (std::uint32_t hub = 0; hub < hubs; ++hub) edges.push_back({v, hub, always_live_threshold});
+  const csr_graph g = build_csr_graph(n, edges);
+  const cuda::cuda_collection_profile p = expect_equal_to_reference(g, 1.0, 0, 120000, "hubs");
+  EXPECT_GT(p.warp_retries, 0U);
+  expect_both_passes(p, "hubs");
 }
 
 }  // namespace
