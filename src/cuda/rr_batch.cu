@@ -91,7 +91,7 @@ void rr_store::lay_out_staged(const rr_staging& staged, std::uint64_t member_bou
   WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_storage, bytes, staged.set_size.data(),
                                               batch_offsets, count + 1, stream));
   WF_CUDA_CHECK(cudaMemsetAsync(num_big, 0, sizeof(unsigned long long), stream));
-  kernels::gather_staged_sets<<<grid_for(count * 32, 256), 256, 0, stream>>>(
+  kernels::gather_staged_sets<<<grid_for(count, 256), 256, 0, stream>>>(
       staged.arena.data(), staged.set_start.data(), batch_offsets, count, members_end(), gathered,
       sort_big ? big_begin : nullptr, big_end, num_big, num_members_, offsets_end());
   WF_CUDA_CHECK(cudaGetLastError());

@@ -158,9 +158,16 @@ void warp_sampler::launch_batch(std::uint64_t first_id, std::uint64_t count, dou
   batch_first_id_ = first_id;
   chained_ = false;
   if (count == 0) return;
-  grow_buffer(staged.set_start, *budget_, count, 0, stream_, "RR batch set starts");
-  grow_buffer(staged.set_size, *budget_, count + 1, 0, stream_, "RR batch set sizes");
-  grow_buffer(deferred_, *budget_, count, 0, stream_, "warp-sampler deferred list");
+  // The per-set arrays grow to twice the batch where the budget allows: IMM's requests double
+  // round after round, and each allocation is a host call the GPU waits for.
+  auto fit = [&](auto& buffer, std::uint64_t entries, const char* what) {
+    if (buffer.size() >= entries) return;
+    const bool twice = budget_->fits(2 * entries * sizeof(*buffer.data()));
+    grow_buffer(buffer, *budget_, twice ? 2 * entries : entries, 0, stream_, what);
+  };
+  fit(staged.set_start, count, "RR batch set starts");
+  fit(staged.set_size, count + 1, "RR batch set sizes");
+  fit(deferred_, count, "warp-sampler deferred list");
   batch_mean_ = arena_mean(expected_size);
   const std::uint64_t wanted = arena_entries(count, expected_size);
   if (staged.arena.size() < wanted) {
@@ -183,7 +190,7 @@ void warp_sampler::launch_batch(std::uint64_t first_id, std::uint64_t count, dou
   // about 100 and 80 us, H100).
   chained_ = small_blocks_ != 0 && !big_first_ && count > num_warps_;
   if (chained_) {
-    grow_buffer(chained_deferred_, *budget_, count, 0, stream_, "warp-sampler deferred list");
+    fit(chained_deferred_, count, "warp-sampler deferred list");
     launch_small(static_cast<std::uint32_t>(count), staged);
     launch(nullptr, 0, false, staged, true);
   } else {
