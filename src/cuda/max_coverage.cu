@@ -213,7 +213,7 @@ void device_max_coverage::add_segment(const rr_store& store) {
   }
   if (members > 0 && !(members >= sort_min_members_ && sort_into_segment(store, first_set, sets, members, segment))) {
     WF_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream_));
-    kernels::scatter_index<<<blocks_for(sets), kernels::cover_block_threads, 0, stream_>>>(
+    kernels::scatter_index<<<blocks_for(sets * 32), kernels::cover_block_threads, 0, stream_>>>(
         store.offsets(), store.members(), first_set, sets, segment.offsets.data(), counts_.data(),
         segment.sets.data());
     WF_CUDA_CHECK(cudaGetLastError());

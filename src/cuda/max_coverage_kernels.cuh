@@ -23,27 +23,19 @@ __global__ void count_members(const std::uint32_t* members, std::uint64_t num_me
   for (std::uint64_t i = grid_thread_id(); i < num_members; i += grid_thread_count()) atomicAdd(counts + members[i], 1U);
 }
 
-/// Sets[first_set, first_set + num_sets) of the store, a lane per set of up to 16 members and a
-/// warp per larger one: appends the set's id to the segment's list of each member. `offsets` is
-/// the store's (absolute member positions).
+/// Warp per set of sets[first_set, first_set + num_sets) of the store: appends the set's id to
+/// the segment's list of each member. `offsets` is the store's (absolute member positions).
 __global__ void scatter_index(const std::uint64_t* offsets, const std::uint32_t* members, std::uint64_t first_set,
                               std::uint64_t num_sets, const std::uint64_t* index_offsets, std::uint32_t* cursor,
                               std::uint32_t* index_sets) {
-  auto append = [&](std::uint64_t j, std::uint64_t s) {
-    const std::uint32_t v = members[j];
-    index_sets[index_offsets[v] + atomicAdd(cursor + v, 1U)] = static_cast<std::uint32_t>(s);
-  };
-  for_each_set_by_lane_or_warp(
-      num_sets, 16, [&](std::uint64_t i) { return offsets[first_set + i + 1] - offsets[first_set + i]; },
-      [&](std::uint64_t i, std::uint64_t size) {
-        const std::uint64_t s = first_set + i;
-        const std::uint64_t begin = offsets[s];
-        for (std::uint64_t j = begin; j < begin + size; ++j) append(j, s);
-      },
-      [&](std::uint64_t i, unsigned lane) {
-        const std::uint64_t s = first_set + i;
-        for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) append(j, s);
-      });
+  const unsigned lane = threadIdx.x & 31;
+  for (std::uint64_t i = grid_thread_id() >> 5; i < num_sets; i += grid_thread_count() >> 5) {
+    const std::uint64_t s = first_set + i;
+    for (std::uint64_t j = offsets[s] + lane; j < offsets[s + 1]; j += 32) {
+      const std::uint32_t v = members[j];
+      index_sets[index_offsets[v] + atomicAdd(cursor + v, 1U)] = static_cast<std::uint32_t>(s);
+    }
+  }
 }
 
 /// Warp per set of sets[first_set, first_set + num_sets): set_ids[j - first_member] = s for each
