@@ -91,9 +91,12 @@ void rr_store::lay_out_staged(const rr_staging& staged, std::uint64_t member_bou
   WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_storage, bytes, staged.set_size.data(),
                                               batch_offsets, count + 1, stream));
   WF_CUDA_CHECK(cudaMemsetAsync(num_big, 0, sizeof(unsigned long long), stream));
-  kernels::gather_staged_sets<<<grid_for(count, 256), 256, 0, stream>>>(
-      staged.arena.data(), staged.set_start.data(), batch_offsets, count, members_end(), gathered,
-      sort_big ? big_begin : nullptr, big_end, num_big, num_members_, offsets_end());
+  // Sets expected of at most gather_lane_max members on average: most are small, a lane each.
+  const bool lane_per_small_set = staged.expected_mean <= static_cast<double>(kernels::gather_lane_max);
+  (lane_per_small_set ? kernels::gather_staged_sets<true> : kernels::gather_staged_sets<false>)
+      <<<grid_for(lane_per_small_set ? count : count * 32, 256), 256, 0, stream>>>(
+          staged.arena.data(), staged.set_start.data(), batch_offsets, count, members_end(), gathered,
+          sort_big ? big_begin : nullptr, big_end, num_big, num_members_, offsets_end());
   WF_CUDA_CHECK(cudaGetLastError());
   // The member total and the large-set count sit side by side: one copy.
   WF_CUDA_CHECK(cudaMemcpyAsync(host_counts_, batch_offsets + count, 2 * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,

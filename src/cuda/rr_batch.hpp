@@ -20,6 +20,7 @@ struct rr_staging {
   device_buffer<std::uint64_t> set_size;   // count + 1 (the last entry is 0, for the scan)
   std::uint64_t count = 0;
   std::uint64_t arena_used = 0;  // entries written, known on the host after the sampler returns
+  double expected_mean = 0;      // members per set the sampler expected (shapes the layout's gather)
 };
 
 /// Whether a store keeps each set's members sorted ascending. Coverage counts, the index and the

@@ -155,6 +155,7 @@ void warp_sampler::launch_batch(std::uint64_t first_id, std::uint64_t count, dou
   WF_EXPECTS(count < (1ULL << 31), "count", "at most 2^31 - 1 RR sets per batch");
   staged.count = count;
   staged.arena_used = 0;
+  staged.expected_mean = expected_size;
   batch_first_id_ = first_id;
   chained_ = false;
   if (count == 0) return;
