@@ -47,13 +47,12 @@ void rr_store::append_staged(const rr_staging& staged, cudaStream_t stream) {
   commit_staged(stream);
 }
 
-void rr_store::lay_out_staged(const rr_staging& staged, std::uint64_t member_bound, cudaStream_t stream) {
+void rr_store::lay_out_staged(const rr_staging& staged, std::uint64_t bound, cudaStream_t stream) {
   const std::uint64_t count = staged.count;
   pending_ = laid_out_batch{};
   if (count == 0) return;
-  // Every buffer is sized by the bound, so no host synchronisation is needed before the copy of
-  // the total.
-  const std::uint64_t bound = member_bound;
+  // Every buffer is sized by the bound on the batch's members, so no host synchronisation is
+  // needed before the copy of the total.
   const std::uint64_t most_big = std::min<std::uint64_t>(count, bound / 33 + 1);  // sets of > 32 members
   const bool sort_big = order_ == set_order::sorted;
   reserve(count, bound, stream);
