@@ -671,7 +671,7 @@ class cuda_rr_collection final : public rr_collection {
       // deferred request of a million large sets (LT on big graphs) does not go out with the
       // default guess and take the overflow path, sampling most sets twice.
       const std::uint64_t batch = std::min(sets_generated_ == 0 ? pilot_samples : warp_batch_samples, count - done);
-      const double expected = sets_generated_ == 0 ? 8.0 : static_cast<double>(members_generated_) / sets_generated_;
+      const double expected = mean_set_size();
       const std::uint64_t before = target.num_members();
       const auto start = std::chrono::steady_clock::now();
       warp_->launch_batch(first_id + done, batch, expected, staging_);
