@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Issue 7's sampling benchmarks that IMM runs do not cover, from the repository root with $OUT set
+# (through run_all.sh give it WF_SCRIPT_TIMEOUT of about 420; at most WF_FVW_BUDGET_S, default
+# 400, seconds after the build):
+#  - fused against warp per sample on topcats-like (gen_powerlaw --n 1791489 --m 28511807
+#    --seed 1) at uniform p = 0.05, 0.1 and 0.2 with 8, 32 and 64 colours, flat store, 2,048 sets,
+#    the first 16 checked against the 16-thread CPU backend: $OUT/fused-vs-warp/sampling_p*.md;
+#  - raw IC sampling under weighted cascade on LJ-like and Orkut-like (WF_FVW_BIG, default
+#    "lj orkut"), 1M sets per traversal, with the bytes-read lower bound over the measured copy
+#    bandwidth: $OUT/fused-vs-warp/sampling_{lj,orkut}.md.
+# Prints every table, then one summary line per p: warp seconds over fused seconds per colour count.
+set -u
+source scripts/device/lib/common.sh
+out="$OUT/fused-vs-warp"; mkdir -p "$out/graphs"
+budget=${WF_FVW_BUDGET_S:-400}
+bench=$build/bench/gpu_sampling_bench
+wf=$build/apps/wildfire/wildfire
+
+wf_gen_like topcats "$out/graphs/topcats_like.txt" "$out/gen_topcats.log"; gen_topcats=$!
+big_graphs=${WF_FVW_BIG:-lj orkut}
+for big in $big_graphs; do wf_wc_graph_start "$big" "$build/graphs/${big}_like.wfg" "$out"; eval "gen_$big=\$wf_wc_graph_pid"; done
+wf_build --fatal gpu_sampling_bench wildfire
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1
+t0=$(date +%s)
+echo "build checked; the budget counts from here"
+export CUDA_MODULE_LOADING=EAGER
+
+wait $gen_topcats
+$wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1 ||
+  tail -3 "$out/convert_topcats.log"
+rm -f "$out/graphs/topcats_like.txt"
+for p in 0.05 0.1 0.2; do
+  have_time $((budget - 60)) || { echo "p=$p skipped (time)"; continue; }
+  echo "== topcats-like, uniform p = $p: warp and fused (8, 32, 64 colours) ($(elapsed) s)"
+  timeout 120 $bench "$out/graphs/topcats_like.wfg" --weights uniform:$p --sets 2048 --cpu-sets 16 --check 16 \
+    --colours 8,32,64 --traversals warp,fused --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
+  echo "exit $?"; cat "$out/sampling_p$p.md"; tail -3 "$out/sampling_p$p.err"
+done
+rm -f "$out/graphs/topcats_like.wfg"
+
+for big in $big_graphs; do
+  have_time $((budget - 45)) || { echo "$big skipped (time)"; continue; }
+  wf_wc_graph_pid=$(eval "echo \${gen_$big:-}")
+  wf_wc_graph_finish "$build/graphs/${big}_like.wfg" "$out"
+  echo "== ${big}-like, weighted cascade, IC: warp and fused (32, 64 colours), 1M sets ($(elapsed) s)"
+  timeout 90 $bench "$build/graphs/${big}_like.wfg" --sets 1000000 --cpu-sets 20000 --check 2000 --colours 32,64 \
+    --traversals warp,fused --cpu-threads "$(nproc)" > "$out/sampling_$big.md" 2> "$out/sampling_$big.err"
+  echo "exit $?"; cat "$out/sampling_$big.md"; tail -3 "$out/sampling_$big.err"
+done
+
+# Summary: the seconds column (upload excluded) of each GPU row, warp over fused per colour count.
+for p in 0.05 0.1 0.2; do
+  f="$out/sampling_p$p.md"; [[ -s $f ]] || continue
+  awk -F'|' -v p="$p" '$2 ~ /gpu/ { gsub(/ /, "", $3); gsub(/ /, "", $4); t[$3 "_" $4] = $7 + 0 }
+    END { line = "p = " p ": warp " t["warp_-"] " s"; for (c = 8; c <= 64; c *= 2) if (("fused_" c) in t && t["fused_" c] > 0)
+            line = line sprintf(", fused %d colours %.3f s (%.1fx)", c, t["fused_" c], t["warp_-"] / t["fused_" c]); print line }' "$f"
+done
