@@ -3,7 +3,7 @@
 # (through run_all.sh give it WF_SCRIPT_TIMEOUT of about 420; at most WF_FVW_BUDGET_S, default
 # 400, seconds after the build):
 #  - fused against warp per sample on topcats-like (gen_powerlaw --n 1791489 --m 28511807
-#    --seed 1) at uniform p = 0.05, 0.1 and 0.2 with 8, 32 and 64 colours, flat store, 2,048 sets,
+#    --seed 1) at uniform p = 0.05, 0.1 and 0.2 (WF_FVW_PS) with 8, 32 and 64 colours, flat store, 2,048 sets,
 #    the first 16 checked against the 16-thread CPU backend: $OUT/fused-vs-warp/sampling_p*.md;
 #  - raw IC sampling under weighted cascade on LJ-like and Orkut-like (WF_FVW_BIG, default
 #    "lj orkut"), 1M sets per traversal, with the bytes-read lower bound over the measured copy
@@ -29,11 +29,11 @@ wait $gen_topcats
 $wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1 ||
   tail -3 "$out/convert_topcats.log"
 rm -f "$out/graphs/topcats_like.txt"
-for p in 0.05 0.1 0.2; do
+for p in ${WF_FVW_PS:-0.05 0.1 0.2}; do
   have_time $((budget - 60)) || { echo "p=$p skipped (time)"; continue; }
   echo "== topcats-like, uniform p = $p: warp and fused (8, 32, 64 colours) ($(elapsed) s)"
   timeout 120 $bench "$out/graphs/topcats_like.wfg" --weights uniform:$p --sets 2048 --cpu-sets 16 --check 16 \
-    --colours 8,32,64 --traversals warp,fused --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
+    --colours ${WF_FVW_COLOURS:-8,32,64} --traversals ${WF_FVW_TRAVERSALS:-warp,fused} --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
   echo "exit $?"; cat "$out/sampling_p$p.md"; tail -3 "$out/sampling_p$p.err"
 done
 rm -f "$out/graphs/topcats_like.wfg"
@@ -49,7 +49,7 @@ for big in $big_graphs; do
 done
 
 # Summary: the seconds column (upload excluded) of each GPU row, warp over fused per colour count.
-for p in 0.05 0.1 0.2; do
+for p in ${WF_FVW_PS:-0.05 0.1 0.2}; do
   f="$out/sampling_p$p.md"; [[ -s $f ]] || continue
   awk -F'|' -v p="$p" '$2 ~ /gpu/ { gsub(/ /, "", $3); gsub(/ /, "", $4); t[$3 "_" $4] = $7 + 0 }
     END { line = "p = " p ": warp " t["warp_-"] " s"; for (c = 8; c <= 64; c *= 2) if (("fused_" c) in t && t["fused_" c] > 0)
