@@ -3,10 +3,12 @@
 # (through run_all.sh give it WF_SCRIPT_TIMEOUT of about 420; at most WF_FVW_BUDGET_S, default
 # 400, seconds after the build):
 #  - fused against warp per sample on topcats-like (gen_powerlaw --n 1791489 --m 28511807
-#    --seed 1) at uniform p = 0.05, 0.1 and 0.2 (WF_FVW_PS) with 8, 32 and 64 colours, flat store, 2,048 sets,
-#    the first 16 checked against the 16-thread CPU backend: $OUT/fused-vs-warp/sampling_p*.md;
+#    --seed 1) at uniform p = 0.05, 0.1 and 0.2, 8,192 sets each (WF_FVW_PS="P:SETS ..."), with 8, 32
+#    and 64 colours (WF_FVW_COLOURS), flat store, the first 16 sets checked against the 16-thread CPU
+#    backend: $OUT/fused-vs-warp/sampling_p*.md. Enough sets to fill the GPU: with a set per
+#    resident warp or fewer, a warp launch lasts as long as its longest set;
 #  - raw IC sampling under weighted cascade on LJ-like and Orkut-like (WF_FVW_BIG, default
-#    "lj orkut"), 1M sets per traversal, with the bytes-read lower bound over the measured copy
+#    "lj orkut"; empty: none), 1M sets per traversal, with the bytes-read lower bound over the measured copy
 #    bandwidth: $OUT/fused-vs-warp/sampling_{lj,orkut}.md.
 # Prints every table, then one summary line per p: warp seconds over fused seconds per colour count.
 set -u
@@ -17,7 +19,7 @@ bench=$build/bench/gpu_sampling_bench
 wf=$build/apps/wildfire/wildfire
 
 wf_gen_like topcats "$out/graphs/topcats_like.txt" "$out/gen_topcats.log"; gen_topcats=$!
-big_graphs=${WF_FVW_BIG:-lj orkut}
+big_graphs=${WF_FVW_BIG-lj orkut}
 for big in $big_graphs; do wf_wc_graph_start "$big" "$build/graphs/${big}_like.wfg" "$out"; eval "gen_$big=\$wf_wc_graph_pid"; done
 wf_build --fatal gpu_sampling_bench wildfire
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1
@@ -29,10 +31,11 @@ wait $gen_topcats
 $wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1 ||
   tail -3 "$out/convert_topcats.log"
 rm -f "$out/graphs/topcats_like.txt"
-for p in ${WF_FVW_PS:-0.05 0.1 0.2}; do
+for p_sets in ${WF_FVW_PS:-0.05:8192 0.1:8192 0.2:8192}; do
+  p=${p_sets%%:*} sets=${p_sets##*:}
   have_time $((budget - 60)) || { echo "p=$p skipped (time)"; continue; }
   echo "== topcats-like, uniform p = $p: warp and fused (8, 32, 64 colours) ($(elapsed) s)"
-  timeout 120 $bench "$out/graphs/topcats_like.wfg" --weights uniform:$p --sets 2048 --cpu-sets 16 --check 16 \
+  timeout 120 $bench "$out/graphs/topcats_like.wfg" --weights uniform:$p --sets "$sets" --cpu-sets 16 --check 16 \
     --colours ${WF_FVW_COLOURS:-8,32,64} --traversals ${WF_FVW_TRAVERSALS:-warp,fused} --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
   echo "exit $?"; cat "$out/sampling_p$p.md"; tail -3 "$out/sampling_p$p.err"
 done
@@ -48,10 +51,12 @@ for big in $big_graphs; do
   echo "exit $?"; cat "$out/sampling_$big.md"; tail -3 "$out/sampling_$big.err"
 done
 
-# Summary: the seconds column (upload excluded) of each GPU row, warp over fused per colour count.
-for p in ${WF_FVW_PS:-0.05 0.1 0.2}; do
+# Summary: the seconds column (upload excluded) of the GPU rows, the least per traversal and colour
+# count (the first GPU row of a process allocates from a cold memory pool), warp over fused.
+for p_sets in ${WF_FVW_PS:-0.05:8192 0.1:8192 0.2:8192}; do
+  p=${p_sets%%:*}
   f="$out/sampling_p$p.md"; [[ -s $f ]] || continue
-  awk -F'|' -v p="$p" '$2 ~ /gpu/ { gsub(/ /, "", $3); gsub(/ /, "", $4); t[$3 "_" $4] = $7 + 0 }
+  awk -F"|" -v p="$p" '$2 ~ /gpu/ { gsub(/ /, "", $3); gsub(/ /, "", $4); k = $3 "_" $4; if (!(k in t) || $7 + 0 < t[k]) t[k] = $7 + 0 }
     END { line = "p = " p ": warp " t["warp_-"] " s"; for (c = 8; c <= 64; c *= 2) if (("fused_" c) in t && t["fused_" c] > 0)
             line = line sprintf(", fused %d colours %.3f s (%.1fx)", c, t["fused_" c], t["warp_-"] / t["fused_" c]); print line }' "$f"
 done
