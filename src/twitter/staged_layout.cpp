@@ -113,6 +113,9 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
     layout.num_steps = std::max(layout.num_steps, record.num_stages);
     layout.graphs.push_back(record);
   }
+  // The device copies each stage's near entries in whole 16-byte units (twitter_staged_kernels.cuh):
+  // the unit holding the last entry must lie inside the array.
+  layout.near.resize(layout.near.size() + staged_near_unit);
   // Step k >= 1: stage k - 1's shares into the far sums of stages k + 1 and later.
   layout.chunk_offsets.assign(1, 0);
   for (std::uint32_t k = 0; k < layout.num_steps; ++k) {

@@ -25,6 +25,8 @@ inline constexpr std::uint32_t staged_window = 2048;
 inline constexpr std::uint32_t staged_max_stage_nodes = staged_window / 2;
 inline constexpr std::uint32_t staged_max_stage_levels = 64;
 inline constexpr std::uint32_t staged_max_stage_near = 16384;
+/// Near entries per 16-byte unit, as the device copies them; `near` ends with this many zeros.
+inline constexpr std::uint32_t staged_near_unit = 8;
 /// Target positions per far-sum chunk (a block's unit of helper work, a thread per position).
 inline constexpr std::uint32_t staged_chunk_nodes = 256;
 

@@ -38,8 +38,15 @@ void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull,
       EXPECT_EQ(pull.levels[r.level_base + st[k].first_level].first_position, st[k].first_position);
     }
     most = std::max(most, record.num_stages);
+    // The device copies a stage's near entries in whole units: the unit of the graph's last entry
+    // lies inside the list.
+    const std::uint64_t end = record.near_base + start[g.graph_size(record.graph)];
+    EXPECT_LE((end + staged_near_unit - 1) / staged_near_unit * staged_near_unit, s.near.size());
   }
   EXPECT_EQ(s.num_steps, most);
+  // The padding after the last entry is zeros (in bounds for any position of any window).
+  ASSERT_GE(s.near.size(), staged_near_unit);
+  for (std::size_t i = s.near.size() - staged_near_unit; i < s.near.size(); ++i) EXPECT_EQ(s.near[i], 0u);
   ASSERT_EQ(s.chunk_offsets.size(), static_cast<std::size_t>(s.num_steps) + 1);
   EXPECT_EQ(s.chunk_offsets.back(), s.chunks.size());
 }
