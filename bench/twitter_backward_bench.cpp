@@ -196,9 +196,11 @@ int main(int argc, char** argv) {
       std::uint64_t visits = 0;
       for (const auto& c : staged.chunks) visits += c.last - c.first;
       fmt::print("staged layout (host, every Large graph that fits): {} of {} Large graphs, {} steps (grid barriers), "
-                 "largest graph {} stages; {} near entries = {:.1f}% of the Large graphs' in-list entries (the rest are "
+                 "largest graph {} stages; {} levels on the critical path (per step the most of any graph); {} near "
+                 "entries = {:.1f}% of the Large graphs' in-list entries (the rest are "
                  "far sums, spread over the GPU); {} far-sum chunks, {} position visits; built in {:.3f} s\n\n",
-                 staged.graphs.size(), large.size(), staged.num_steps, largest_stages, staged.num_near,
+                 staged.graphs.size(), large.size(), staged.num_steps, largest_stages, detail::critical_levels(staged),
+                 staged.num_near,
                  large_entries ? 100.0 * static_cast<double>(staged.num_near) / static_cast<double>(large_entries) : 0.0,
                  staged.chunks.size(), visits, seconds_since(t0));
       // The host sweep of the staged layout in the device's data order (it checks every window

@@ -81,6 +81,11 @@ struct staged_layout {
 staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& pull,
                                   const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs);
 
+/// The levels on the cooperative kernel's critical path: over the steps, the most levels any
+/// staged graph solves in that step (a step ends at a grid barrier, so it lasts as long as its
+/// longest stage). At least the levels of the graph with the most.
+std::uint64_t critical_levels(const staged_layout& staged);
+
 /// The staged sweep done on the host, in the device's data order (stage by stage: base plus the
 /// far sum, plus the near sum, every near entry checked to lie in its window; far sums grown
 /// chunk by chunk through per-position cursors, each checked to stop where its near list starts);
