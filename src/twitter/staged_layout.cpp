@@ -43,11 +43,10 @@ struct pull_graph_view {
   }
 };
 
-/// Greedy stages of one graph: a stage takes levels (at most max_levels) while it keeps within
-/// the limits, its near entries counted against the window that starts at the previous stage's
-/// first position. Returns false when a single level exceeds the limits.
-bool plan_stages(const pull_graph_view& v, std::uint32_t max_levels, std::vector<staged_stage>& stages,
-                 std::uint64_t& near_total) {
+/// Greedy stages of one graph: a stage takes levels while it keeps within the limits, its near
+/// entries counted against the window that starts at the previous stage's first position.
+/// Returns false when a single level exceeds the limits.
+bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, std::uint64_t& near_total) {
   stages.clear();
   near_total = 0;
   std::uint32_t level = 0;
@@ -55,7 +54,7 @@ bool plan_stages(const pull_graph_view& v, std::uint32_t max_levels, std::vector
     const std::uint32_t window_first = stages.empty() ? 0 : stages.back().first_position;
     const staged_stage stage{level, v.levels[level].first_position};
     std::uint32_t nodes = 0, near = 0, count = 0;
-    while (level < v.num_levels && count < max_levels) {
+    while (level < v.num_levels && count < staged_max_stage_levels) {
       const std::uint32_t first = v.levels[level].first_position, last = v.levels[level + 1].first_position;
       std::uint32_t level_near = 0;
       for (std::uint32_t p = first; p < last; ++p) level_near += v.near_count(p, window_first);
@@ -88,24 +87,11 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return pull.graphs[a].num_levels > pull.graphs[b].num_levels; });
   std::vector<staged_stage> stages;
-  // A step lasts as long as its longest stage. The graph with the most levels takes stages as
-  // long as its near entries allow; the others then take at most as many levels per stage as it
-  // averages, as long as that costs no more steps than it has (otherwise the limits alone): at
-  // full size (RSG, seed 1) the critical path went from 3,601 levels to 3,345 (the graph: 3,278).
-  std::uint32_t level_cap = staged_max_stage_levels;
-  std::uint32_t steps = 0;
   for (std::uint32_t t : order) {
     if (layout.graphs.size() >= max_graphs) break;
     const pull_graph_view v(g, pull, t);
     std::uint64_t near_total = 0;
-    if (!plan_stages(v, level_cap, stages, near_total)) continue;
-    if (level_cap < staged_max_stage_levels && stages.size() - 1 > steps) {
-      plan_stages(v, staged_max_stage_levels, stages, near_total);  // as above, it fits the limits
-    }
-    if (layout.graphs.empty()) {
-      steps = static_cast<std::uint32_t>(stages.size() - 1);
-      level_cap = (v.num_levels + steps - 1) / steps;
-    }
+    if (!plan_stages(v, stages, near_total)) continue;
     staged_graph record;
     record.graph = t;
     record.num_stages = static_cast<std::uint32_t>(stages.size() - 1);

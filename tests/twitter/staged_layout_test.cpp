@@ -44,6 +44,18 @@ void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull,
     EXPECT_LE((end + staged_near_unit - 1) / staged_near_unit * staged_near_unit, s.near.size());
   }
   EXPECT_EQ(s.num_steps, most);
+  // Every step lasts as long as its longest stage: the critical path holds at least the levels of
+  // any one graph, exactly those with one graph, and at most all levels of all graphs.
+  std::uint64_t most_levels = 0, all_levels = 0;
+  for (const staged_graph& record : s.graphs) {
+    most_levels = std::max<std::uint64_t>(most_levels, pull.graphs[record.graph].num_levels);
+    all_levels += pull.graphs[record.graph].num_levels;
+  }
+  EXPECT_GE(critical_levels(s), most_levels);
+  EXPECT_LE(critical_levels(s), all_levels);
+  if (s.graphs.size() == 1) {
+    EXPECT_EQ(critical_levels(s), most_levels);
+  }
   // The padding after the last entry is zeros (in bounds for any position of any window).
   ASSERT_GE(s.near.size(), staged_near_unit);
   for (std::size_t i = s.near.size() - staged_near_unit; i < s.near.size(); ++i) EXPECT_EQ(s.near[i], 0u);
