@@ -3,8 +3,9 @@
 # (through run_all.sh give it WF_SCRIPT_TIMEOUT of about 420; at most WF_FVW_BUDGET_S, default
 # 400, seconds after the build):
 #  - fused against warp per sample on topcats-like (gen_powerlaw --n 1791489 --m 28511807
-#    --seed 1) at uniform p = 0.05, 0.1 and 0.2, 8,192 sets each (WF_FVW_PS="P:SETS ..."), with 8, 32
-#    and 64 colours (WF_FVW_COLOURS), flat store, the first 16 sets checked against the 16-thread CPU
+#    --seed 1) at uniform p = 0.05, 0.1 and 0.2 with 16,384, 8,192 and 4,096 sets (WF_FVW_PS="P:SETS
+#    ..."; 8,192 sets at p = 0.2 may not fit an H100), 8, 32 and 64 colours (WF_FVW_COLOURS),
+#    traversals warp and fused (WF_FVW_TRAVERSALS), flat store, the first 16 sets checked against the 16-thread CPU
 #    backend: $OUT/fused-vs-warp/sampling_p*.md. Enough sets to fill the GPU: with a set per
 #    resident warp or fewer, a warp launch lasts as long as its longest set;
 #  - raw IC sampling under weighted cascade on LJ-like and Orkut-like (WF_FVW_BIG, default
@@ -31,10 +32,10 @@ wait $gen_topcats
 $wf convert -i "$out/graphs/topcats_like.txt" -o "$out/graphs/topcats_like.wfg" > "$out/convert_topcats.log" 2>&1 ||
   tail -3 "$out/convert_topcats.log"
 rm -f "$out/graphs/topcats_like.txt"
-for p_sets in ${WF_FVW_PS:-0.05:8192 0.1:8192 0.2:8192}; do
+for p_sets in ${WF_FVW_PS:-0.05:16384 0.1:8192 0.2:4096}; do
   p=${p_sets%%:*} sets=${p_sets##*:}
   have_time $((budget - 60)) || { echo "p=$p skipped (time)"; continue; }
-  echo "== topcats-like, uniform p = $p: warp and fused (8, 32, 64 colours) ($(elapsed) s)"
+  echo "== topcats-like, uniform p = $p, $sets sets ($(elapsed) s)"
   timeout 120 $bench "$out/graphs/topcats_like.wfg" --weights uniform:$p --sets "$sets" --cpu-sets 16 --check 16 \
     --colours ${WF_FVW_COLOURS:-8,32,64} --traversals ${WF_FVW_TRAVERSALS:-warp,fused} --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
   echo "exit $?"; cat "$out/sampling_p$p.md"; tail -3 "$out/sampling_p$p.err"
@@ -53,7 +54,7 @@ done
 
 # Summary: the seconds column (upload excluded) of the GPU rows, the least per traversal and colour
 # count (the first GPU row of a process allocates from a cold memory pool), warp over fused.
-for p_sets in ${WF_FVW_PS:-0.05:8192 0.1:8192 0.2:8192}; do
+for p_sets in ${WF_FVW_PS:-0.05:16384 0.1:8192 0.2:4096}; do
   p=${p_sets%%:*}
   f="$out/sampling_p$p.md"; [[ -s $f ]] || continue
   awk -F"|" -v p="$p" '$2 ~ /gpu/ { gsub(/ /, "", $3); gsub(/ /, "", $4); k = $3 "_" $4; if (!(k in t) || $7 + 0 < t[k]) t[k] = $7 + 0 }
