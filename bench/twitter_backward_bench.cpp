@@ -66,6 +66,56 @@ std::uint64_t level_count(const spreading_graphs& g, std::uint64_t t) {
   return levels;
 }
 
+#ifdef WF_HAVE_CUDA
+/// Where the staged kernel's time goes, from one run with the critical blocks' clock stamps: the
+/// phases of the graph with the most levels (its stage copy, its levels, its helper chunks, its
+/// wait at the grid barrier), by groups of ten steps, and per step the slowest stage of any graph.
+void print_staged_timeline(const char* what, const cuda::twitter_backward_session::staged_timeline& t) {
+  if (t.blocks == 0 || t.steps == 0 || t.clock_hz <= 0.0) return;
+  auto at = [&](std::uint32_t b, std::uint32_t k, int slot) {
+    return static_cast<double>(t.records[(std::uint64_t{b} * t.steps + k) * 5 + static_cast<std::uint64_t>(slot)]);
+  };
+  std::uint32_t critical = 0;
+  double most = -1.0;
+  for (std::uint32_t b = 0; b < t.blocks; ++b) {
+    double levels = 0.0;
+    for (std::uint32_t k = 0; k < t.steps; ++k) levels += at(b, k, 4);
+    if (levels > most) most = levels, critical = b;
+  }
+  const double us = 1e6 / t.clock_hz;
+  struct phases {
+    double copy = 0, levels = 0, helpers = 0, wait = 0, slowest = 0, count = 0;
+  };
+  auto add = [&](phases& p, std::uint32_t k) {
+    const std::uint32_t c = critical;
+    p.copy += at(c, k, 1) - at(c, k, 0);
+    p.levels += at(c, k, 2) - at(c, k, 1);
+    p.helpers += at(c, k, 3) - at(c, k, 2);
+    if (k + 1 < t.steps) p.wait += at(c, k + 1, 0) - at(c, k, 3);
+    p.count += at(c, k, 4);
+    double slowest = 0.0;
+    for (std::uint32_t b = 0; b < t.blocks; ++b) slowest = std::max(slowest, at(b, k, 2) - at(b, k, 0));
+    p.slowest += slowest;
+  };
+  fmt::print("staged timeline ({}; one run, SM clock {:.2f} GHz from the global timer): the graph with the most levels "
+             "(critical block {} of {}, {:.0f} levels), microseconds\n\n",
+             what, t.clock_hz / 1e9, critical, t.blocks, most);
+  fmt::print("| steps | its levels | stage copy | levels | ns per level | helper chunks | grid barrier wait | slowest stage "
+             "of any graph (copy + levels) |\n|---|---|---|---|---|---|---|---|\n");
+  phases all;
+  for (std::uint32_t first = 0; first < t.steps; first += 10) {
+    phases p;
+    for (std::uint32_t k = first; k < std::min(t.steps, first + 10); ++k) add(p, k), add(all, k);
+    fmt::print("| {}-{} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} |\n", first, std::min(t.steps, first + 10) - 1,
+               p.count, p.copy * us, p.levels * us, p.count > 0 ? p.levels * us * 1e3 / p.count : 0.0, p.helpers * us,
+               p.wait * us, p.slowest * us);
+  }
+  fmt::print("| all | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} |\n\n", all.count, all.copy * us,
+             all.levels * us, all.count > 0 ? all.levels * us * 1e3 / all.count : 0.0, all.helpers * us, all.wait * us,
+             all.slowest * us);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -320,6 +370,10 @@ int main(int argc, char** argv) {
           }
           fmt::print("| all (one run, categories overlapping) | {} | {} | {:.3f} | {:.3f} | {:.1f}x | 100% |\n\n",
                      g.num_graphs(), g.num_edges(), sequential_seconds * 1e3, total * 1e3, sequential_seconds / total);
+          if (v == gpu_variant::staged) {
+            print_staged_timeline("all Large graphs", session.profile_staged());
+            if (alone_session) print_staged_timeline("largest graph alone", alone_session->profile_staged());
+          }
           if (largest_levels > 0) {
             fmt::print("{}: large category {:.3f} ms, largest graph alone {:.3f} ms over its {} levels = {:.2f} us per "
                        "level (that graph is the critical path)\n\n",

@@ -26,6 +26,7 @@ echo "rsg full: exit $? ($(elapsed) s so far)"
 grep -E "^RSG|^largest|^staged layout|^GPU staged:|FAILED|^device:" "$out/rsg_full.md"
 grep -A 10 "^per category" "$out/rsg_full.md"
 grep -E "us per$|us per level" "$out/rsg_full.md"
+sed -n '/^staged timeline/,/^| all/p' "$out/rsg_full.md"
 tail -8 "$out/rsg_full.md"
 # One launch of each Large-graph kernel under Nsight Compute at the application's clocks: where a
 # level's time goes (warp states, memory, occupancy). --profile runs the GPU part only.
@@ -43,6 +44,13 @@ if [ -n "$ncu_bin" ]; then
       "$ncu_bin" -i "$out/ncu_$variant.ncu-rep" --page details > "$out/ncu_$variant.txt" 2>&1
       grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Warp Cycles Per Issued|Achieved Occupancy|Stall|Issue Slot" \
         "$out/ncu_$variant.txt" | head -14
+      # The SASS instructions with the most stall samples (the source page, where this ncu has it).
+      if "$ncu_bin" -i "$out/ncu_$variant.ncu-rep" --page source --csv --print-source sass > "$out/ncu_${variant}_sass.csv" 2>&1; then
+        python3 scripts/device/lib/top_stalls.py "$out/ncu_${variant}_sass.csv" 25 > "$out/ncu_${variant}_hot.txt" 2>&1
+        head -30 "$out/ncu_${variant}_hot.txt"
+      else
+        head -3 "$out/ncu_${variant}_sass.csv"
+      fi
     else
       tail -5 "$out/ncu_$variant.log"
     fi

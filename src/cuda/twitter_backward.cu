@@ -120,6 +120,7 @@ struct twitter_backward_session::impl {
   std::uint32_t staged_steps = 0;
   unsigned staged_grid = 0;
   std::uint64_t staged_bytes = 0;
+  std::uint64_t* staged_timeline = nullptr;  // set by profile_staged for one run
 
   impl() = default;
   impl(const impl&) = delete;
@@ -241,10 +242,12 @@ struct twitter_backward_session::impl {
     WF_CUDA_CHECK(cudaGetDevice(&device));
     WF_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
     const int sms = static_cast<int>(multiprocessor_count());
-    auto kernel = k::backward_staged<staged_block, staged_register_blocks>;
+    auto kernel = k::backward_staged<staged_block, staged_register_blocks, false>;
+    auto traced = k::backward_staged<staged_block, staged_register_blocks, true>;  // profile_staged's
     if (static_cast<std::uint64_t>(max_shared_optin) >= k::staged_shared_bytes) {
-      WF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(k::staged_shared_bytes)));
+      for (auto f : {kernel, traced}) {
+        WF_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(k::staged_shared_bytes)));
+      }
       WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, staged_block, k::staged_shared_bytes));
     }
     staged_grid = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
@@ -291,10 +294,12 @@ struct twitter_backward_session::impl {
     k::staged_view view{pull_kernel_view(),       staged_graphs.ptr,         static_cast<std::uint32_t>(staged_graphs.size),
                         staged_stages.ptr,        staged_near_start.ptr,     staged_near.ptr,
                         staged_chunk_offsets.ptr, staged_chunks.ptr,         staged_steps,
-                        staged_far.ptr,           staged_cursor.ptr,         staged_counters.ptr};
+                        staged_far.ptr,           staged_cursor.ptr,         staged_counters.ptr,
+                        staged_timeline};
     void* args[] = {&view};
-    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks>),
-                                              dim3(staged_grid), dim3(staged_block), args, k::staged_shared_bytes, s));
+    const void* kernel = staged_timeline ? reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, true>)
+                                         : reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, false>);
+    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(staged_grid), dim3(staged_block), args, k::staged_shared_bytes, s));
   }
 
   using pull_kernel = void (*)(k::pull_view, const std::uint32_t*, std::uint32_t, std::uint32_t);
@@ -527,6 +532,32 @@ std::uint32_t twitter_backward_session::shared_pull_max_levels() const noexcept 
 std::uint64_t twitter_backward_session::staged_bytes() const noexcept { return impl_->pull_bytes + impl_->staged_bytes; }
 std::uint64_t twitter_backward_session::staged_graph_count() const noexcept { return impl_->staged_graphs.size; }
 std::uint32_t twitter_backward_session::staged_steps() const noexcept { return impl_->staged_steps; }
+
+twitter_backward_session::staged_timeline twitter_backward_session::profile_staged() {
+  impl& d = *impl_;
+  staged_timeline t;
+  t.blocks = static_cast<std::uint32_t>(d.staged_graphs.size);
+  t.steps = d.staged_steps;
+  if (t.blocks == 0) return t;
+  const std::uint64_t slots = std::uint64_t{k::staged_timeline_slots} * t.blocks * t.steps + 4;
+  device_array<std::uint64_t> records;
+  records.allocate(slots);
+  WF_CUDA_CHECK(cudaMemset(records.ptr, 0, slots * sizeof(std::uint64_t)));
+  d.staged_timeline = records.ptr;
+  try {
+    run(gpu_variant::staged, 1u << static_cast<int>(graph_category::large));
+  } catch (...) {
+    d.staged_timeline = nullptr;
+    throw;
+  }
+  d.staged_timeline = nullptr;
+  t.records.resize(slots);
+  WF_CUDA_CHECK(cudaMemcpy(t.records.data(), records.ptr, slots * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  const std::uint64_t* tail = t.records.data() + slots - 4;
+  if (tail[3] > tail[1]) t.clock_hz = static_cast<double>(tail[2] - tail[0]) / (static_cast<double>(tail[3] - tail[1]) * 1e-9);
+  t.records.resize(slots - 4);
+  return t;
+}
 
 twitter::influence_result twitter_backward(const twitter::spreading_graphs& graphs, gpu_variant variant) {
   twitter_backward_session session(graphs);

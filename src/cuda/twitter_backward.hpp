@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "wildfire/twitter/influence.hpp"
 
@@ -46,6 +47,17 @@ class twitter_backward_session {
   std::uint64_t staged_bytes() const noexcept;
   std::uint64_t staged_graph_count() const noexcept;
   std::uint32_t staged_steps() const noexcept;
+
+  /// staged diagnostics for the bench: one run of the Large graphs with SM clock stamps per
+  /// critical block (one per staged graph) and step, taken at the step's start, once the stage is
+  /// in shared memory, after its levels and after the block's helper chunks, plus the stage's level
+  /// count (`records[(block * steps + step) * 5 + slot]`, slots in that order).
+  struct staged_timeline {
+    std::uint32_t blocks = 0, steps = 0;
+    std::vector<std::uint64_t> records;
+    double clock_hz = 0.0;  // block 0's SM clock cycles over the global timer during the run
+  };
+  staged_timeline profile_staged();
 
  private:
   struct impl;

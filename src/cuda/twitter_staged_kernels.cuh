@@ -35,7 +35,25 @@ struct staged_view {
   double* far;                // N: far sums by graph offset + position
   std::uint32_t* cursor;      // N: per position, its first in-list entry not yet in its far sum
   std::uint32_t* counters;    // num_steps chunk counters, zero at launch
+  std::uint64_t* timeline;    // null, or staged_timeline_slots per critical block and step, then
+                              // block 0's SM clock and global timer at its start and end
 };
+
+/// The bench's diagnostic timeline (the kernel's Timeline instance): per critical block and step,
+/// SM clock stamps at the step's start, once its stage is in shared memory, after its levels and
+/// after its helper chunks, then the stage's level count, written by thread 0 after block
+/// barriers. The timed kernel is the other instance, without a trace of it.
+inline constexpr std::uint32_t staged_timeline_slots = 5;
+
+__device__ __forceinline__ std::uint64_t global_timer_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ void stamp(std::uint64_t* stamps, std::uint32_t slot) {
+  if (stamps != nullptr && threadIdx.x == 0) stamps[slot] = static_cast<std::uint64_t>(clock64());
+}
 
 inline constexpr std::uint32_t staged_error_bit = 8u;
 
@@ -119,8 +137,9 @@ __device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, std::
 
 /// Critical work of step k: stage k of the block's staged graph, by the whole block. Returns with
 /// the block synchronised.
-template <int Block>
-__device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm) {
+template <int Block, bool Timeline>
+__device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm,
+                                std::uint64_t* stamps) {
   using namespace twitter::detail;
   constexpr std::uint32_t W = staged_window;
   const std::uint32_t t = gr.t;
@@ -186,6 +205,10 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     sm.level_shift[l] = static_cast<std::uint32_t>(__ffs(static_cast<int>(g)) - 1);
   }
   __syncthreads();
+  if constexpr (Timeline) {
+    stamp(stamps, 1);
+    if (threadIdx.x == 0) stamps[4] = num_levels;
+  }
   for (std::uint32_t l = 0; l < num_levels; ++l) {
     const std::uint32_t first = sm.level_first[l], last = sm.level_first[l + 1];
     const std::uint32_t shift = sm.level_shift[l];
@@ -304,8 +327,9 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
 }
 
 /// The cooperative kernel: Block threads, dynamic shared memory staged_shared_bytes, a grid of at
-/// least v.num_graphs blocks, all co-resident (cudaLaunchCooperativeKernel).
-template <int Block, int MinBlocks>
+/// least v.num_graphs blocks, all co-resident (cudaLaunchCooperativeKernel); with Timeline, it
+/// writes v.timeline.
+template <int Block, int MinBlocks, bool Timeline>
 __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view v) {
   extern __shared__ __align__(16) unsigned char staged_dynamic[];
   __shared__ std::uint32_t s_chunk;
@@ -313,10 +337,29 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const bool critical = blockIdx.x < v.num_graphs;
   const staged_graph_ref gr = critical ? staged_graph_at(v, blockIdx.x) : staged_graph_ref{};
+  std::uint64_t* const tail = Timeline ? v.timeline + std::uint64_t{staged_timeline_slots} * v.num_graphs * v.num_steps : nullptr;
+  if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
+    tail[0] = static_cast<std::uint64_t>(clock64());
+    tail[1] = global_timer_ns();
+  }
   for (std::uint32_t k = 0; k < v.num_steps; ++k) {
-    if (critical && k < gr.num_stages) staged_critical<Block>(v, gr, k, sm);
+    std::uint64_t* const stamps =
+        Timeline && critical ? v.timeline + (std::uint64_t{blockIdx.x} * v.num_steps + k) * staged_timeline_slots : nullptr;
+    stamp(stamps, 0);
+    if (critical && k < gr.num_stages) {
+      staged_critical<Block, Timeline>(v, gr, k, sm, stamps);
+    } else {
+      stamp(stamps, 1);
+      if (stamps != nullptr && threadIdx.x == 0) stamps[4] = 0;
+    }
+    stamp(stamps, 2);
     if (k >= 1) staged_helpers<Block>(v, k, sm.acc, &s_chunk);  // sm.acc is free after the stage
+    stamp(stamps, 3);
     grid.sync();  // stage k's shares and the far sums of stage k + 1 are final for step k + 1
+  }
+  if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
+    tail[2] = static_cast<std::uint64_t>(clock64());
+    tail[3] = global_timer_ns();
   }
 }
 
