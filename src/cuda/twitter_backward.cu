@@ -112,9 +112,9 @@ struct twitter_backward_session::impl {
   device_array<std::uint32_t> staged_near_start, staged_counters;
   device_array<std::uint16_t> staged_near;
   device_array<std::uint64_t> staged_chunk_offsets;
-  device_array<twitter::detail::staged_chunk> staged_chunks;
+  device_array<k::staged_chunk_ref> staged_chunks;
   device_array<double> staged_far;
-  device_array<std::uint32_t> staged_cursor;
+  device_array<std::uint64_t> staged_cursor;
   device_array<std::uint32_t> staged_rest[pull_classes];
   std::uint32_t staged_rest_max_n[pull_classes] = {0, 0, 0, 0, 0};
   std::uint32_t staged_steps = 0;
@@ -270,14 +270,20 @@ struct twitter_backward_session::impl {
     staged_near_start.upload(staged.near_start);
     staged_near.upload(staged.near);
     staged_chunk_offsets.upload(staged.chunk_offsets);
-    staged_chunks.upload(staged.chunks);
+    std::vector<k::staged_chunk_ref> chunks;
+    chunks.reserve(staged.chunks.size());
+    for (const auto& c : staged.chunks) {
+      const std::uint32_t t = staged.graphs[c.staged].graph;
+      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, c.first, c.last, c.source_first, c.source_end});
+    }
+    staged_chunks.upload(chunks);
     staged_counters.allocate(staged.num_steps);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_steps = staged.num_steps;
     // Bytes moved beyond the pull layout's: near entries (2 B) and their starts (4 B per
     // position), stage records, chunks with their source shares (8 B each), and per chunk visit
-    // of a position its cursor and far sum read and written (24 B).
+    // of a position its cursor and far sum read and written (32 B).
     std::uint64_t positions = 0, visits = 0, sources = 0;
     for (const auto& record : staged.graphs) positions += g.graph_size(record.graph);
     for (const auto& chunk : staged.chunks) {
@@ -285,7 +291,7 @@ struct twitter_backward_session::impl {
       sources += static_cast<std::uint64_t>(chunk.source_end - chunk.source_first);
     }
     staged_bytes = 2 * staged.num_near + 4 * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
-                   sizeof(twitter::detail::staged_chunk) * staged.chunks.size() + 8 * sources + 24 * visits;
+                   sizeof(k::staged_chunk_ref) * staged.chunks.size() + 8 * sources + 32 * visits;
   }
 
   /// The cooperative staged kernel over every staged graph (nothing when there are none).

@@ -22,6 +22,22 @@
 
 namespace wildfire::cuda::twitter_kernels {
 
+/// A far-sum chunk (twitter::detail::staged_chunk) with what its block needs of its graph, so
+/// one load of the record starts the chunk.
+struct staged_chunk_ref {
+  std::uint64_t lo;          // the graph's first node: far sums, cursors and shares at lo + position
+  std::uint64_t entry_base;  // the graph's first in-list entry in the pull layout
+  std::uint32_t graph;       // the graph's index (its node records start at nodes + lo + graph)
+  std::uint32_t first;       // target positions [first, last)
+  std::uint32_t last;
+  std::uint16_t source_first;  // source positions [source_first, source_end)
+  std::uint16_t source_end;
+};
+static_assert(sizeof(staged_chunk_ref) == 32);
+
+/// 16-byte in-list units a helper thread loads per round (a visit reads ~28 entries on average).
+inline constexpr std::uint32_t staged_helper_units = 6;
+
 struct staged_view {
   pull_view pull;  // pull.spill holds every staged position's share (graph offset + position)
   const twitter::detail::staged_graph* graphs;
@@ -30,10 +46,11 @@ struct staged_view {
   const std::uint32_t* near_start;  // per pull node record
   const std::uint16_t* near;
   const std::uint64_t* chunk_offsets;  // num_steps + 1
-  const twitter::detail::staged_chunk* chunks;
+  const staged_chunk_ref* chunks;
   std::uint32_t num_steps;
   double* far;                // N: far sums by graph offset + position
-  std::uint32_t* cursor;      // N: per position, its first in-list entry not yet in its far sum
+  std::uint64_t* cursor;      // N: per position, its first in-list entry not yet in its far sum
+                              // and (high half) its in-list's end, from the graph's first entry
   std::uint32_t* counters;    // num_steps chunk counters, zero at launch
   std::uint64_t* timeline;    // null, or staged_timeline_slots per critical block and step, then
                               // block 0's SM clock and global timer at its start and end
@@ -59,8 +76,10 @@ inline constexpr std::uint32_t staged_error_bit = 8u;
 
 /// Shared memory of a block: the share window (kept across steps) and one stage's data.
 struct staged_shared {
-  double* window;              // staged_window shares, position modulo the window
+  double* window;              // staged_window shares, position modulo the window, then the zero
+                               // slot (never written) and one slot of padding
   double* acc;                 // base + far per stage position
+  double* rcp;                 // RN(1 / out-degree) per stage position (0 for none)
   twitter::detail::pull_node* node;
   std::uint32_t* near_start;   // stage-relative, one past the stage's positions
   std::uint32_t* level_first;  // first position of each level of the stage, and the end
@@ -72,8 +91,9 @@ inline constexpr std::size_t staged_near_start_slots = twitter::detail::staged_m
 inline constexpr std::size_t staged_level_slots = twitter::detail::staged_max_stage_levels + 4;
 /// A stage's near entries start anywhere in a unit and end anywhere in another: one unit more.
 inline constexpr std::size_t staged_near_units = twitter::detail::staged_max_stage_near / twitter::detail::staged_near_unit + 1;
+inline constexpr std::uint32_t staged_zero_slot = twitter::detail::staged_window;
 inline constexpr std::size_t staged_units_offset =
-    8 * (twitter::detail::staged_window + twitter::detail::staged_max_stage_nodes) +
+    8 * (twitter::detail::staged_window + 2 + 2 * twitter::detail::staged_max_stage_nodes) +
     sizeof(twitter::detail::pull_node) * twitter::detail::staged_max_stage_nodes + 4 * staged_near_start_slots +
     2 * 4 * staged_level_slots;
 static_assert(staged_units_offset % 16 == 0, "the near units need 16-byte alignment in shared memory");
@@ -83,8 +103,9 @@ __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   using namespace twitter::detail;
   staged_shared s;
   s.window = reinterpret_cast<double*>(base);
-  s.acc = s.window + staged_window;
-  s.node = reinterpret_cast<pull_node*>(s.acc + staged_max_stage_nodes);
+  s.acc = s.window + staged_window + 2;
+  s.rcp = s.acc + staged_max_stage_nodes;
+  s.node = reinterpret_cast<pull_node*>(s.rcp + staged_max_stage_nodes);
   s.near_start = reinterpret_cast<std::uint32_t*>(s.node + staged_max_stage_nodes);
   s.level_first = s.near_start + staged_near_start_slots;
   s.level_shift = s.level_first + staged_level_slots;
@@ -122,6 +143,20 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
           record.near_base};
 }
 
+/// Near entries a thread of a level reads in one round of independent shared-memory loads (its
+/// node's further entries, every g-th, follow one at a time).
+inline constexpr std::uint32_t staged_lane_entries = 4;
+
+/// share = influence / out_degree from the reciprocal r = RN(1 / out_degree): one product and two
+/// fused corrections (Markstein), equal to the IEEE quotient bit for bit (checked on 19.7M pairs,
+/// every degree up to 65,535) and three dependent operations instead of the library division's
+/// nine (~250 cycles a level on the H100). A degree of 0 (r = 0) gives 0, as the division's caller
+/// wants.
+__device__ __forceinline__ double divide_by_degree(double influence, double degree, double r) {
+  const double q = __dmul_rn(influence, r);
+  return __fma_rn(__fma_rn(-q, degree, influence), r, q);
+}
+
 /// Asks L2 for the read-only data of stage k (node records, near starts and entries, level
 /// records), so staging it at its step waits on L2 rather than DRAM.
 __device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, std::uint32_t k) {
@@ -156,7 +191,7 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   const std::uint32_t* near_start = gr.near_start;
   const std::uint32_t near_first = near_start[b];
   const std::uint32_t near_count = near_start[next.first_position] - near_first;
-  if (count > staged_max_stage_nodes || num_levels > staged_max_stage_levels || near_count > staged_max_stage_near ||
+  if (count > staged_max_stage_nodes || num_levels == 0 || num_levels > staged_max_stage_levels || near_count > staged_max_stage_near ||
       next.first_position > n) {
     if (threadIdx.x == 0) atomicOr(v.pull.error, staged_error_bit);  // a layout bug; uniform exit
     return;
@@ -170,6 +205,7 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     double acc = node.local_id < n ? v.pull.base[lo + node.local_id] : 0.0;
     if (k >= 2) acc += __ldcg(v.far + lo + b + i);
     sm.acc[i] = acc;
+    sm.rcp[i] = node.out_degree ? 1.0 / static_cast<double>(node.out_degree) : 0.0;
   }
   if (threadIdx.x == 0) sm.near_start[count] = near_count;
   for (std::uint32_t i = threadIdx.x; i <= num_levels; i += Block) sm.level_first[i] = levels[cur.first_level + i].first_position;
@@ -209,9 +245,15 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     stamp(stamps, 1);
     if (threadIdx.x == 0) stamps[4] = num_levels;
   }
+  // A level's dependent chain: the barrier, the node's near list bounds, its first entries' positions
+  // and then shares (one round of independent loads each, no branch), a tree of adds, the
+  // shuffles (straight-line), and for the node's first lane base + far + near, the division by
+  // the staged reciprocal and the stores. The next level's bounds are read a level ahead.
+  bool bad = false;
+  std::uint32_t first = sm.level_first[0], last = sm.level_first[1], shift = sm.level_shift[0];
   for (std::uint32_t l = 0; l < num_levels; ++l) {
-    const std::uint32_t first = sm.level_first[l], last = sm.level_first[l + 1];
-    const std::uint32_t shift = sm.level_shift[l];
+    const std::uint32_t next_last = sm.level_first[min(l + 2, num_levels)];
+    const std::uint32_t next_shift = sm.level_shift[min(l + 1, num_levels - 1)];
     const std::uint32_t g = 1u << shift;
     const std::uint32_t groups = static_cast<std::uint32_t>(Block) >> shift;
     const std::uint32_t member = threadIdx.x & (g - 1);
@@ -219,43 +261,57 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     for (std::uint32_t round = first; round < last; round += groups) {
       const std::uint32_t p = round + (threadIdx.x >> shift);
       const bool active = p < last;
-      const std::uint32_t i = p - b;
-      double sum = 0.0, acc = 0.0;
-      pull_node node{0, 0, 0};
-      if (active) {
-        if (member == 0) {  // loaded before the sums, so they are not on the chain after them
-          node = sm.node[i];
-          acc = sm.acc[i];
-        }
-        // Branch-free, so the loads of several entries are in flight together; an entry outside
-        // the window (a layout bug) still reads a slot of it, adds 0 and is reported once.
-        bool bad = false;
-        const std::uint32_t end = sm.near_start[i + 1];
-#pragma unroll 4
-        for (std::uint32_t e = sm.near_start[i] + member; e < end; e += g) {
-          const std::uint32_t u = s_near[e];
-          const bool ok = u >= window_first && u < first;
-          const double share = sm.window[u % W];
-          sum += ok ? share : 0.0;
-          bad = bad || !ok;
-        }
-        if (bad) atomicOr(v.pull.error, staged_error_bit);
+      const std::uint32_t i = active ? p - b : 0u;
+      const std::uint32_t begin = sm.near_start[i] + member;
+      const std::uint32_t end = active ? sm.near_start[i + 1] : 0u;
+      const pull_node node = sm.node[i];
+      const double acc = sm.acc[i];
+      const double r = sm.rcp[i];
+      // An entry outside the window (a layout bug) adds the zero slot and is reported once.
+      double part[staged_lane_entries];
+#pragma unroll
+      for (std::uint32_t j = 0; j < staged_lane_entries; ++j) {
+        const std::uint32_t at = begin + j * g;
+        const bool in = at < end;
+        const std::uint32_t u = s_near[in ? at : 0u];
+        const bool ok = (u >= window_first) & (u < first);
+        bad |= in & !ok;
+        part[j] = sm.window[in & ok ? u % W : staged_zero_slot];
       }
-      for (std::uint32_t offset = g / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+      double sum = (part[0] + part[1]) + (part[2] + part[3]);
+      static_assert(staged_lane_entries == 4, "the tree above adds four entries");
+      for (std::uint32_t e = begin + staged_lane_entries * g; e < end; e += g) {
+        const std::uint32_t u = s_near[e];
+        const bool ok = (u >= window_first) & (u < first);
+        bad |= !ok;
+        sum += sm.window[ok ? u % W : staged_zero_slot];
+      }
+      switch (shift) {  // g lanes per node, uniform over the block: one jump, then straight-line code
+        case 5: sum += __shfl_xor_sync(0xffffffffu, sum, 16); [[fallthrough]];
+        case 4: sum += __shfl_xor_sync(0xffffffffu, sum, 8); [[fallthrough]];
+        case 3: sum += __shfl_xor_sync(0xffffffffu, sum, 4); [[fallthrough]];
+        case 2: sum += __shfl_xor_sync(0xffffffffu, sum, 2); [[fallthrough]];
+        case 1: sum += __shfl_xor_sync(0xffffffffu, sum, 1); [[fallthrough]];
+        default: break;
+      }
       if (active && member == 0) {
         if (node.local_id < n) {
           const double influence = acc + sum;
           v.pull.influence[lo + node.local_id] = influence;
-          const double share = node.out_degree ? influence / static_cast<double>(node.out_degree) : 0.0;
+          const double share = divide_by_degree(influence, static_cast<double>(node.out_degree), r);
           sm.window[p % W] = share;
           __stcg(v.pull.spill + lo + p, share);
         } else {
-          atomicOr(v.pull.error, staged_error_bit);
+          bad = true;
         }
       }
     }
     __syncthreads();  // this level's shares are in the window for the next level
+    first = last;
+    last = next_last;
+    shift = next_shift;
   }
+  if (bad) atomicOr(v.pull.error, staged_error_bit);
   // The next stage's read-only data into L2 while this block helps with the far sums (here
   // rather than during the levels: computing the ranges waits on two loads).
   prefetch_stage(gr, k + 1);
@@ -264,65 +320,103 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
 /// Helper work of step k (k >= 1): blocks take chunks from the step's counter until none is left.
 /// A chunk's source shares (stage k - 1 of its graph, final since the last grid barrier, at most
 /// staged_max_stage_nodes) go to shared memory; then a thread per target position moves the
-/// position's cursor past its in-list entries of that stage (a sorted run, read four 16-byte
-/// units at a time) and adds their shares, in list order, to the position's far sum.
+/// position's cursor past its in-list entries of that stage (a sorted run, read
+/// staged_helper_units 16-byte units at a time) and adds their shares, in list order, to the
+/// position's far sum. A chunk is two dependent trips to memory: its cursors, far sums and source
+/// shares, then the first units; the next chunk is claimed and its record read meanwhile (the first
+/// version, which claimed, read the record and the graph's record one after the other, took about
+/// 7 us a chunk and 1.5 ms of the critical block's steps on the RSG set).
 template <int Block>
-__device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_source, std::uint32_t* s_chunk) {
+__device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_source, staged_chunk_ref* s_chunk,
+                               std::uint32_t* s_index) {
+  constexpr std::uint32_t align = twitter::detail::pull_align;
+  constexpr std::uint32_t batch = staged_helper_units;
   const std::uint64_t c0 = v.chunk_offsets[k];
   const auto total = static_cast<std::uint32_t>(v.chunk_offsets[k + 1] - c0);
-  constexpr std::uint32_t batch = 4;  // 16-byte units per load round
-  for (;;) {
-    if (threadIdx.x == 0) *s_chunk = atomicAdd(v.counters + k, 1u);
-    __syncthreads();
-    const std::uint32_t idx = *s_chunk;
-    if (idx >= total) break;  // the same for every thread of the block
-    const twitter::detail::staged_chunk chunk = v.chunks[c0 + idx];
-    const pull_graph_ref gr = pull_graph_at(v.pull, v.graphs[chunk.staged].graph);
-    const std::uint32_t source_first = chunk.source_first, source_end = chunk.source_end;
-    for (std::uint32_t i = threadIdx.x; i < source_end - source_first; i += Block) {
-      s_source[i] = __ldcg(gr.spill + source_first + i);
-    }
-    __syncthreads();
-    for (std::uint32_t p = chunk.first + threadIdx.x; p < chunk.last; p += Block) {
-      const std::uint32_t begin = gr.nodes[p].in_begin, end = gr.nodes[p + 1].in_begin;
-      const double before = k == 1 ? 0.0 : __ldcg(v.far + gr.lo + p);
-      std::uint32_t e = begin + (k == 1 ? 0u : __ldcg(v.cursor + gr.lo + p));
-      double part = 0.0;
-      bool bad = false;
-      for (bool more = e < end; more;) {
-        const std::uint32_t unit = e / twitter::detail::pull_align;
-        uint4 w[batch];
-#pragma unroll
-        for (std::uint32_t i = 0; i < batch; ++i) {
-          w[i] = (unit + i) * twitter::detail::pull_align < end ? __ldcs(gr.units + unit + i)
-                                                               : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
-        }
-        // The entries of this stage are the run from e of those below source_end (padding and
-        // later stages are above it); one below source_first would be a layout bug.
-        std::uint32_t passed = 0;
-#pragma unroll
-        for (std::uint32_t i = 0; i < batch; ++i) {
-          const std::uint32_t words[4] = {w[i].x, w[i].y, w[i].z, w[i].w};
-#pragma unroll
-          for (std::uint32_t h = 0; h < twitter::detail::pull_align; ++h) {
-            const std::uint32_t at = (unit + i) * twitter::detail::pull_align + h;
-            const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
-            const bool in = at >= e && at < end && u < source_end;
-            const bool ok = in && u >= source_first;
-            const double share = s_source[ok ? u - source_first : 0u];
-            part += ok ? share : 0.0;
-            passed += in ? 1u : 0u;
-            bad = bad || (in && !ok);
-          }
-        }
-        e += passed;
-        more = e == (unit + batch) * twitter::detail::pull_align && e < end;  // the whole round was this stage's
+  if (threadIdx.x == 0) {
+    const std::uint32_t idx = atomicAdd(v.counters + k, 1u);
+    s_index[0] = idx;
+    if (idx < total) s_chunk[0] = v.chunks[c0 + idx];
+  }
+  __syncthreads();
+  for (std::uint32_t slot = 0;; slot ^= 1u) {
+    if (s_index[slot] >= total) break;  // the same for every thread of the block
+    std::uint32_t next = 0;
+    if (threadIdx.x == 0) next = atomicAdd(v.counters + k, 1u);  // used only after this chunk's loads
+    const staged_chunk_ref chunk = s_chunk[slot];
+    const uint4* units = reinterpret_cast<const uint4*>(v.pull.sources + chunk.entry_base);
+    const std::uint32_t p = chunk.first + threadIdx.x;
+    const bool mine = p < chunk.last;
+    // The cursor (low half: next entry, high half: the in-list's end, both from the graph's first
+    // entry); the first visit (step 1) takes them from the node records.
+    std::uint64_t cursor = 0;
+    double before = 0.0;
+    if (mine) {
+      if (k == 1) {
+        const twitter::detail::pull_node* nodes = v.pull.nodes + chunk.lo + chunk.graph;
+        cursor = nodes[p].in_begin | (std::uint64_t{nodes[p + 1].in_begin} << 32);
+      } else {
+        cursor = __ldcg(v.cursor + chunk.lo + p);
+        before = __ldcg(v.far + chunk.lo + p);
       }
-      if (bad) atomicOr(v.pull.error, staged_error_bit);
-      __stcg(v.cursor + gr.lo + p, e - begin);
-      __stcg(v.far + gr.lo + p, before + part);
     }
-    __syncthreads();  // s_source and s_chunk are reused by the next chunk
+    for (std::uint32_t i = threadIdx.x; i < static_cast<std::uint32_t>(chunk.source_end - chunk.source_first); i += Block) {
+      s_source[i] = __ldcg(v.pull.spill + chunk.lo + chunk.source_first + i);
+    }
+    std::uint32_t e = static_cast<std::uint32_t>(cursor);
+    const auto end = static_cast<std::uint32_t>(cursor >> 32);
+    std::uint32_t unit = e / align;
+    uint4 w[batch];
+#pragma unroll
+    for (std::uint32_t i = 0; i < batch; ++i) {
+      w[i] = (unit + i) * align < end ? __ldcs(units + unit + i) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+    }
+    // The next chunk's record, read now and stored after the barrier, so the block does not wait
+    // for the claim and the read.
+    staged_chunk_ref upcoming{};
+    if (threadIdx.x == 0 && next < total) upcoming = v.chunks[c0 + next];
+    __syncthreads();  // the source shares are in shared memory
+    if (threadIdx.x == 0) {
+      s_index[slot ^ 1u] = next;
+      s_chunk[slot ^ 1u] = upcoming;
+    }
+    double part = 0.0;
+    bool bad = false;
+    for (bool more = e < end; more;) {
+      // The entries of this stage are the run from e of those below source_end (padding and
+      // later stages are above it); one below source_first would be a layout bug.
+      std::uint32_t passed = 0;
+#pragma unroll
+      for (std::uint32_t i = 0; i < batch; ++i) {
+        const std::uint32_t words[4] = {w[i].x, w[i].y, w[i].z, w[i].w};
+#pragma unroll
+        for (std::uint32_t h = 0; h < align; ++h) {
+          const std::uint32_t at = (unit + i) * align + h;
+          const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
+          const bool in = at >= e && at < end && u < chunk.source_end;
+          const bool ok = in && u >= chunk.source_first;
+          const double share = s_source[ok ? u - chunk.source_first : 0u];
+          part += ok ? share : 0.0;
+          passed += in ? 1u : 0u;
+          bad = bad || (in && !ok);
+        }
+      }
+      e += passed;
+      more = e == (unit + batch) * align && e < end;  // the whole round was this stage's
+      if (more) {
+        unit += batch;
+#pragma unroll
+        for (std::uint32_t i = 0; i < batch; ++i) {
+          w[i] = (unit + i) * align < end ? __ldcs(units + unit + i) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+        }
+      }
+    }
+    if (bad) atomicOr(v.pull.error, staged_error_bit);
+    if (mine) {
+      __stcg(v.cursor + chunk.lo + p, e | (cursor & 0xffffffff00000000ull));
+      __stcg(v.far + chunk.lo + p, before + part);
+    }
+    __syncthreads();  // s_source is reused by the next chunk, whose record and index are visible
   }
 }
 
@@ -332,11 +426,13 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
 template <int Block, int MinBlocks, bool Timeline>
 __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view v) {
   extern __shared__ __align__(16) unsigned char staged_dynamic[];
-  __shared__ std::uint32_t s_chunk;
+  __shared__ staged_chunk_ref s_chunk[2];
+  __shared__ std::uint32_t s_index[2];
   const staged_shared sm = carve_staged(staged_dynamic);
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const bool critical = blockIdx.x < v.num_graphs;
   const staged_graph_ref gr = critical ? staged_graph_at(v, blockIdx.x) : staged_graph_ref{};
+  if (threadIdx.x == 0) sm.window[staged_zero_slot] = 0.0;  // made visible by the first stage's barriers
   std::uint64_t* const tail = Timeline ? v.timeline + std::uint64_t{staged_timeline_slots} * v.num_graphs * v.num_steps : nullptr;
   if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
     tail[0] = static_cast<std::uint64_t>(clock64());
@@ -353,7 +449,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
       if (stamps != nullptr && threadIdx.x == 0) stamps[4] = 0;
     }
     stamp(stamps, 2);
-    if (k >= 1) staged_helpers<Block>(v, k, sm.acc, &s_chunk);  // sm.acc is free after the stage
+    if (k >= 1) staged_helpers<Block>(v, k, sm.acc, s_chunk, s_index);  // sm.acc is free after the stage
     stamp(stamps, 3);
     grid.sync();  // stage k's shares and the far sums of stage k + 1 are final for step k + 1
   }

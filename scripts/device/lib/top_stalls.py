@@ -13,6 +13,12 @@ def main() -> int:
     if not rows:
         print("top_stalls: no CSV rows")
         return 1
+    # A "Kernel Name" row comes first in recent versions.
+    while rows and "Source" not in rows[0]:
+        rows.pop(0)
+    if not rows:
+        print("top_stalls: no header row")
+        return 1
     header = rows[0]
     sampled = [i for i, name in enumerate(header) if "Sampling" in name and "Not" not in name]
     source = next((i for i, name in enumerate(header) if name.strip() in ("Source", "# Source")), None)
