@@ -150,24 +150,36 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
 /// node's further entries, every g-th, follow one at a time).
 inline constexpr std::uint32_t staged_lane_entries = 4;
 
-/// Asks L2 for the read-only data of stage k (node records, near starts and entries, level
-/// records), so staging it at its step waits on L2 rather than DRAM.
-__device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, std::uint32_t k) {
-  if (k >= gr.num_stages) return;
+/// What the copy of a stage needs before its bulk loads: its records, the previous stage's first
+/// position and its near list's range. Read in the previous stage's tail, so the copy of a stage
+/// starts with the bulk loads instead of two dependent trips to L2.
+struct staged_bounds {
+  twitter::detail::staged_stage cur, next;
+  std::uint32_t window_first, near_first, near_count;
+};
+
+__device__ __forceinline__ staged_bounds stage_bounds(const staged_graph_ref& gr, std::uint32_t k) {
   const twitter::detail::staged_stage cur = gr.stages[k], next = gr.stages[k + 1];
-  const std::uint32_t b = cur.first_position, c = next.first_position;
+  const std::uint32_t near_first = gr.near_start[cur.first_position];
+  return {cur, next, k > 0 ? gr.stages[k - 1].first_position : 0u, near_first, gr.near_start[next.first_position] - near_first};
+}
+
+/// Asks L2 for the read-only data of the stage with bounds `s` (node records, near starts and
+/// entries, level records), so staging it at its step waits on L2 rather than DRAM.
+__device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, const staged_bounds& s) {
+  const std::uint32_t b = s.cur.first_position, c = s.next.first_position;
   prefetch_l2(reinterpret_cast<const char*>(gr.nodes + b), reinterpret_cast<const char*>(gr.nodes + c + 1));
   prefetch_l2(reinterpret_cast<const char*>(gr.near_start + b), reinterpret_cast<const char*>(gr.near_start + c + 1));
-  prefetch_l2(reinterpret_cast<const char*>(gr.near + gr.near_start[b]), reinterpret_cast<const char*>(gr.near + gr.near_start[c]));
-  prefetch_l2(reinterpret_cast<const char*>(gr.levels + cur.first_level),
-              reinterpret_cast<const char*>(gr.levels + next.first_level + 1));
+  prefetch_l2(reinterpret_cast<const char*>(gr.near + s.near_first), reinterpret_cast<const char*>(gr.near + s.near_first + s.near_count));
+  prefetch_l2(reinterpret_cast<const char*>(gr.levels + s.cur.first_level),
+              reinterpret_cast<const char*>(gr.levels + s.next.first_level + 1));
 }
 
 /// Critical work of step k: stage k of the block's staged graph, by the whole block. Returns with
 /// the block synchronised.
 template <int Block, bool Timeline>
 __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm,
-                                std::uint64_t* stamps) {
+                                staged_bounds* s_bounds, std::uint64_t* stamps) {
   using namespace twitter::detail;
   constexpr std::uint32_t W = staged_window;
   const std::uint32_t t = gr.t;
@@ -175,15 +187,15 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   const std::uint32_t n = gr.n;
   const pull_node* nodes = gr.nodes;
   const pull_level* levels = gr.levels;
-  const staged_stage* st = gr.stages;
-  const staged_stage cur = st[k], next = st[k + 1];
-  const std::uint32_t window_first = k > 0 ? st[k - 1].first_position : 0;
+  const staged_bounds bounds = *s_bounds;  // written in the previous stage's tail
+  const staged_stage cur = bounds.cur, next = bounds.next;
+  const std::uint32_t window_first = bounds.window_first;
   const std::uint32_t b = cur.first_position;
   const std::uint32_t count = next.first_position - b;
   const std::uint32_t num_levels = next.first_level - cur.first_level;
   const std::uint32_t* near_start = gr.near_start;
-  const std::uint32_t near_first = near_start[b];
-  const std::uint32_t near_count = near_start[next.first_position] - near_first;
+  const std::uint32_t near_first = bounds.near_first;
+  const std::uint32_t near_count = bounds.near_count;
   if (count > staged_max_stage_nodes || num_levels == 0 || num_levels > staged_max_stage_levels || near_count > staged_max_stage_near ||
       next.first_position > n) {
     if (threadIdx.x == 0) atomicOr(v.pull.error, staged_error_bit);  // a layout bug; uniform exit
@@ -306,9 +318,13 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     shift = next_shift;
   }
   if (bad) atomicOr(v.pull.error, staged_error_bit);
-  // The next stage's read-only data into L2 while this block helps with the far sums (here
-  // rather than during the levels: computing the ranges waits on two loads).
-  prefetch_stage(gr, k + 1);
+  // The next stage's bounds, and its read-only data into L2, while this block helps with the far
+  // sums (here rather than during the levels: the bounds are two dependent loads). The bounds go
+  // to shared memory, not registers, which the helpers need.
+  if (k + 1 >= gr.num_stages) return;
+  const staged_bounds upcoming = stage_bounds(gr, k + 1);
+  prefetch_stage(gr, upcoming);
+  if (threadIdx.x == 0) *s_bounds = upcoming;  // read after the grid barrier
 }
 
 /// Helper work of step k (k >= 1): blocks take chunks from the step's counter until none is left.
@@ -426,6 +442,9 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const bool critical = blockIdx.x < v.num_graphs;
   const staged_graph_ref gr = critical ? staged_graph_at(v, blockIdx.x) : staged_graph_ref{};
+  __shared__ staged_bounds s_bounds;
+  if (critical && gr.num_stages > 0 && threadIdx.x == 0) s_bounds = stage_bounds(gr, 0);
+  __syncthreads();
   if (threadIdx.x == 0) sm.window[staged_zero_slot] = 0.0;  // made visible by the first stage's barriers
   std::uint64_t* const tail = Timeline ? v.timeline + std::uint64_t{staged_timeline_slots} * v.num_graphs * v.num_steps : nullptr;
   if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
@@ -437,7 +456,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
         Timeline && critical ? v.timeline + (std::uint64_t{blockIdx.x} * v.num_steps + k) * staged_timeline_slots : nullptr;
     stamp(stamps, 0);
     if (critical && k < gr.num_stages) {
-      staged_critical<Block, Timeline>(v, gr, k, sm, stamps);
+      staged_critical<Block, Timeline>(v, gr, k, sm, &s_bounds, stamps);
     } else {
       stamp(stamps, 1);
       if (stamps != nullptr && threadIdx.x == 0) stamps[4] = 0;
