@@ -72,9 +72,7 @@ std::uint64_t level_count(const spreading_graphs& g, std::uint64_t t) {
 /// wait at the grid barrier), by groups of ten steps, and per step the slowest stage of any graph.
 void print_staged_timeline(const char* what, const cuda::twitter_backward_session::staged_timeline& t) {
   if (t.blocks == 0 || t.steps == 0 || t.clock_hz <= 0.0) return;
-  auto at = [&](std::uint32_t b, std::uint32_t k, int slot) {
-    return static_cast<double>(t.records[(std::uint64_t{b} * t.steps + k) * 5 + static_cast<std::uint64_t>(slot)]);
-  };
+  auto at = [&](std::uint32_t b, std::uint32_t k, std::uint32_t slot) { return static_cast<double>(t.at(b, k, slot)); };
   std::uint32_t critical = 0;
   double most = -1.0;
   for (std::uint32_t b = 0; b < t.blocks; ++b) {

@@ -539,6 +539,8 @@ std::uint64_t twitter_backward_session::staged_bytes() const noexcept { return i
 std::uint64_t twitter_backward_session::staged_graph_count() const noexcept { return impl_->staged_graphs.size; }
 std::uint32_t twitter_backward_session::staged_steps() const noexcept { return impl_->staged_steps; }
 
+static_assert(twitter_backward_session::staged_timeline::slots == k::staged_timeline_slots);
+
 twitter_backward_session::staged_timeline twitter_backward_session::profile_staged() {
   impl& d = *impl_;
   staged_timeline t;

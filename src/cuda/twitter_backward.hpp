@@ -51,11 +51,15 @@ class twitter_backward_session {
   /// staged diagnostics for the bench: one run of the Large graphs with SM clock stamps per
   /// critical block (one per staged graph) and step, taken at the step's start, once the stage is
   /// in shared memory, after its levels and after the block's helper chunks, plus the stage's level
-  /// count (`records[(block * steps + step) * 5 + slot]`, slots in that order).
+  /// count (`at(block, step, slot)`, slots in that order).
   struct staged_timeline {
+    static constexpr std::uint32_t slots = 5;  // per block and step
     std::uint32_t blocks = 0, steps = 0;
     std::vector<std::uint64_t> records;
     double clock_hz = 0.0;  // block 0's SM clock cycles over the global timer during the run
+    std::uint64_t at(std::uint32_t block, std::uint32_t step, std::uint32_t slot) const {
+      return records[(std::uint64_t{block} * steps + step) * slots + slot];
+    }
   };
   staged_timeline profile_staged();
 

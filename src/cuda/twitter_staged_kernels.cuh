@@ -75,6 +75,12 @@ __device__ __forceinline__ void stamp(std::uint64_t* stamps, std::uint32_t slot)
   if (stamps != nullptr && threadIdx.x == 0) stamps[slot] = static_cast<std::uint64_t>(clock64());
 }
 
+/// The stamp once a stage is in shared memory, with its level count (0 for a step without one).
+__device__ __forceinline__ void stamp_staged(std::uint64_t* stamps, std::uint32_t levels) {
+  stamp(stamps, 1);
+  if (stamps != nullptr && threadIdx.x == 0) stamps[4] = levels;
+}
+
 inline constexpr std::uint32_t staged_error_bit = 8u;
 
 /// Shared memory of a block: the share window (kept across steps) and one stage's data.
@@ -246,10 +252,7 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     sm.level_shift[l] = static_cast<std::uint32_t>(__ffs(static_cast<int>(g)) - 1);
   }
   __syncthreads();
-  if constexpr (Timeline) {
-    stamp(stamps, 1);
-    if (threadIdx.x == 0) stamps[4] = num_levels;
-  }
+  if constexpr (Timeline) stamp_staged(stamps, num_levels);
   // A level's dependent chain: the barrier, the node's near list bounds, its first entries' positions
   // and then shares (one round of independent loads each, no branch), a tree of adds, the
   // shuffles (straight-line), and for the node's first lane base + far + near, the division by
@@ -458,8 +461,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     if (critical && k < gr.num_stages) {
       staged_critical<Block, Timeline>(v, gr, k, sm, &s_bounds, stamps);
     } else {
-      stamp(stamps, 1);
-      if (stamps != nullptr && threadIdx.x == 0) stamps[4] = 0;
+      stamp_staged(stamps, 0);
     }
     stamp(stamps, 2);
     if (k >= 1) staged_helpers<Block>(v, k, sm.acc, s_chunk, s_index);  // sm.acc is free after the stage
