@@ -82,7 +82,7 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
   }
   const double us = 1e6 / t.clock_hz;
   struct phases {
-    double copy = 0, levels = 0, helpers = 0, wait = 0, slowest = 0, count = 0;
+    double copy = 0, levels = 0, helpers = 0, wait = 0, slowest = 0, count = 0, chain_wait = 0, helper_wait = 0;
   };
   auto add = [&](phases& p, std::uint32_t k) {
     const std::uint32_t c = critical;
@@ -91,6 +91,8 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
     p.helpers += at(c, k, 3) - at(c, k, 2);
     if (k + 1 < t.steps) p.wait += at(c, k + 1, 0) - at(c, k, 3);
     p.count += at(c, k, 4);
+    p.chain_wait += at(c, k, 5);
+    p.helper_wait += at(c, k, 6);
     double slowest = 0.0;
     for (std::uint32_t b = 0; b < t.blocks; ++b) slowest = std::max(slowest, at(b, k, 2) - at(b, k, 0));
     p.slowest += slowest;
@@ -98,19 +100,21 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
   fmt::print("staged timeline ({}; one run, SM clock {:.2f} GHz from the global timer): the graph with the most levels "
              "(critical block {} of {}, {:.0f} levels), microseconds\n\n",
              what, t.clock_hz / 1e9, critical, t.blocks, most);
-  fmt::print("| steps | its levels | stage copy | levels | ns per level | helper chunks | grid barrier wait | slowest stage "
-             "of any graph (copy + levels) |\n|---|---|---|---|---|---|---|---|\n");
+  fmt::print("| steps | its levels | stage copy | levels | ns per level | chain warp waiting for level helpers | first level "
+             "helper waiting for the chain | helper chunks | grid barrier wait | slowest stage of any graph (copy + levels) "
+             "|\n|---|---|---|---|---|---|---|---|---|---|\n");
   phases all;
   for (std::uint32_t first = 0; first < t.steps; first += 10) {
     phases p;
     for (std::uint32_t k = first; k < std::min(t.steps, first + 10); ++k) add(p, k), add(all, k);
-    fmt::print("| {}-{} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} |\n", first, std::min(t.steps, first + 10) - 1,
-               p.count, p.copy * us, p.levels * us, p.count > 0 ? p.levels * us * 1e3 / p.count : 0.0, p.helpers * us,
+    fmt::print("| {}-{} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", first,
+               std::min(t.steps, first + 10) - 1, p.count, p.copy * us, p.levels * us,
+               p.count > 0 ? p.levels * us * 1e3 / p.count : 0.0, p.chain_wait * us, p.helper_wait * us, p.helpers * us,
                p.wait * us, p.slowest * us);
   }
-  fmt::print("| all | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} |\n\n", all.count, all.copy * us,
-             all.levels * us, all.count > 0 ? all.levels * us * 1e3 / all.count : 0.0, all.helpers * us, all.wait * us,
-             all.slowest * us);
+  fmt::print("| all | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n\n", all.count,
+             all.copy * us, all.levels * us, all.count > 0 ? all.levels * us * 1e3 / all.count : 0.0, all.chain_wait * us,
+             all.helper_wait * us, all.helpers * us, all.wait * us, all.slowest * us);
 }
 #endif
 

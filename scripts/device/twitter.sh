@@ -21,7 +21,9 @@ echo "CPU tests: exit $?"
 bench=build-device/bench/twitter_backward_bench
 # Full size (the thesis's ~15,435 graphs, 467M edges). The thesis, topological and queue variants
 # (55, 44 and 55 ms on the b140e6c run) are left out to keep the script short.
-timeout 150 "$bench" --scale 1 --reps 5 --variants shared-pull,staged > "$out/rsg_full.md" 2>&1
+# WF_TWITTER_VARIANTS narrows the bench (e.g. "staged" for a quick call); WF_TWITTER_NCU lists the
+# variants to profile ("" for none).
+timeout 150 "$bench" --scale 1 --reps 5 --variants "${WF_TWITTER_VARIANTS:-shared-pull,staged}" > "$out/rsg_full.md" 2>&1
 echo "rsg full: exit $? ($(elapsed) s so far)"
 grep -E "^RSG|^largest|^staged layout|^GPU staged:|FAILED|^device:" "$out/rsg_full.md"
 grep -A 10 "^per category" "$out/rsg_full.md"
@@ -32,9 +34,9 @@ tail -8 "$out/rsg_full.md"
 # level's time goes (warp states, memory, occupancy). --profile runs the GPU part only.
 ncu_bin=$(command -v ncu || true)
 if [ -n "$ncu_bin" ]; then
-  for spec in "staged:backward_staged" "shared-pull:backward_pipelined_pull"; do
-    variant=${spec%%:*}
-    kernel=${spec#*:}
+  for variant in ${WF_TWITTER_NCU-staged shared-pull}; do
+    kernel=backward_staged
+    [ "$variant" = shared-pull ] && kernel=backward_pipelined_pull
     timeout 150 "$ncu_bin" --clock-control none -k "regex:$kernel" -c 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
       --section Occupancy --section LaunchStats --section SourceCounters \

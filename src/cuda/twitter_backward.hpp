@@ -53,7 +53,7 @@ class twitter_backward_session {
   /// in shared memory, after its levels and after the block's helper chunks, plus the stage's level
   /// count (`at(block, step, slot)`, slots in that order).
   struct staged_timeline {
-    static constexpr std::uint32_t slots = 5;  // per block and step
+    static constexpr std::uint32_t slots = 7;  // per block and step
     std::uint32_t blocks = 0, steps = 0;
     std::vector<std::uint64_t> records;
     double clock_hz = 0.0;  // block 0's SM clock cycles over the global timer during the run

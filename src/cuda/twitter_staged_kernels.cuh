@@ -61,9 +61,11 @@ struct staged_view {
 
 /// The bench's diagnostic timeline (the kernel's Timeline instance): per critical block and step,
 /// SM clock stamps at the step's start, once its stage is in shared memory, after its levels and
-/// after its helper chunks, then the stage's level count, written by thread 0 after block
-/// barriers. The timed kernel is the other instance, without a trace of it.
-inline constexpr std::uint32_t staged_timeline_slots = 5;
+/// after its helper chunks, written by thread 0 after block barriers; then the stage's level
+/// count, the cycles the chain warp waited for level helpers and those the first level helper
+/// waited for the chain. The timed kernel is the other instance, without a trace of it.
+inline constexpr std::uint32_t staged_timeline_slots = 7;
+inline constexpr std::uint32_t staged_chain_wait_slot = 5, staged_helper_wait_slot = 6;
 
 __device__ __forceinline__ std::uint64_t global_timer_ns() {
   std::uint64_t t;
@@ -87,25 +89,53 @@ inline constexpr std::uint32_t staged_error_bit = 8u;
 struct staged_shared {
   double* window;              // staged_window shares, position modulo the window, then the zero
                                // slot (never written) and one slot of padding
-  double* acc;                 // base + far per stage position
+  double* acc;                 // base + far per stage position, plus its older near entries once
+                               // its level helper is done, and its influence once solved
   double* rcp;                 // RN(1 / out-degree) per stage position (0 for none)
-  twitter::detail::pull_node* node;
+  uint4* recent_slots;         // per stage position, the byte offsets in the window of its first
+                               // staged_recent_slots chain entries' shares (the zero slot's past them)
   std::uint32_t* near_start;   // stage-relative, one past the stage's positions
-  std::uint32_t* level_first;  // first position of each level of the stage, and the end
-  std::uint32_t* level_shift;  // log2 of the level's threads per node
+  std::uint32_t* tail_start;   // per stage position, its chain entries past the recent slots
+  std::uint32_t* level_first;  // first position of the levels from staged_recent_levels before the
+                               // stage to its end: level l of the stage at l + staged_recent_levels
+  std::uint16_t* degree;       // out-degree per stage position
   uint4* near_units;           // the stage's near entries as whole 16-byte units of the global list
 };
 
+/// The levels of a stage are split between the warps of its critical block: warp 0, the chain
+/// warp, solves them one after another, adding to each node the near entries of its last
+/// staged_recent_levels levels; the other warps (level helpers, one level each in turn) have by
+/// then added its older near entries to its base + far value, as soon as those were final.
+inline constexpr std::uint32_t staged_recent_levels = 5;
+/// Entries a level helper lane reads in one round of independent loads.
+inline constexpr std::uint32_t staged_round_entries = 8;
+/// A node's chain entries its level helper turns into byte offsets of window slots (16 bits each,
+/// one 16-byte load for the chain warp); further ones (rare on the RSG set) the chain reads one at
+/// a time.
+inline constexpr std::uint32_t staged_recent_slots = 8;
+
 inline constexpr std::size_t staged_near_start_slots = twitter::detail::staged_max_stage_nodes + 4;
-inline constexpr std::size_t staged_level_slots = twitter::detail::staged_max_stage_levels + 4;
+inline constexpr std::size_t staged_level_slots =  // a multiple of four keeps what follows 16-byte aligned
+    (twitter::detail::staged_max_stage_levels + staged_recent_levels + 4 + 3) / 4 * 4;
 /// A stage's near entries start anywhere in a unit and end anywhere in another: one unit more.
 inline constexpr std::size_t staged_near_units = twitter::detail::staged_max_stage_near / twitter::detail::staged_near_unit + 1;
 inline constexpr std::uint32_t staged_zero_slot = twitter::detail::staged_window;
 inline constexpr std::size_t staged_units_offset =
     8 * (twitter::detail::staged_window + 2 + 2 * twitter::detail::staged_max_stage_nodes) +
-    sizeof(twitter::detail::pull_node) * twitter::detail::staged_max_stage_nodes + 4 * staged_near_start_slots +
-    2 * 4 * staged_level_slots;
+    16 * twitter::detail::staged_max_stage_nodes + 2 * 4 * staged_near_start_slots + 4 * staged_level_slots +
+    2 * twitter::detail::staged_max_stage_nodes;
 static_assert(staged_units_offset % 16 == 0, "the near units need 16-byte alignment in shared memory");
+static_assert(8 * (twitter::detail::staged_window + 2 + 2 * twitter::detail::staged_max_stage_nodes) % 16 == 0,
+              "the recent slots need 16-byte alignment in shared memory");
+static_assert(8 * (twitter::detail::staged_window + 1) < 65536, "a window slot's byte offset fits 16 bits");
+
+/// A double at a 32-bit shared-memory address (the chain warp computes its window's address once,
+/// instead of the generic-to-shared conversion the compiler repeats in every level).
+__device__ __forceinline__ double shared_load_f64(std::uint32_t address) {
+  double value;
+  asm volatile("ld.shared.f64 %0, [%1];" : "=d"(value) : "r"(address));
+  return value;
+}
 inline constexpr std::size_t staged_shared_bytes = staged_units_offset + 16 * staged_near_units;
 
 __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
@@ -114,11 +144,12 @@ __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   s.window = reinterpret_cast<double*>(base);
   s.acc = s.window + staged_window + 2;
   s.rcp = s.acc + staged_max_stage_nodes;
-  s.node = reinterpret_cast<pull_node*>(s.rcp + staged_max_stage_nodes);
-  s.near_start = reinterpret_cast<std::uint32_t*>(s.node + staged_max_stage_nodes);
-  s.level_first = s.near_start + staged_near_start_slots;
-  s.level_shift = s.level_first + staged_level_slots;
-  s.near_units = reinterpret_cast<uint4*>(s.level_shift + staged_level_slots);
+  s.recent_slots = reinterpret_cast<uint4*>(s.rcp + staged_max_stage_nodes);  // 16-byte aligned: asserted below
+  s.near_start = reinterpret_cast<std::uint32_t*>(s.recent_slots + staged_max_stage_nodes);
+  s.tail_start = s.near_start + staged_near_start_slots;
+  s.level_first = s.tail_start + staged_near_start_slots;
+  s.degree = reinterpret_cast<std::uint16_t*>(s.level_first + staged_level_slots);
+  s.near_units = reinterpret_cast<uint4*>(s.degree + staged_max_stage_nodes);
   return s;
 }
 
@@ -152,10 +183,6 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
           record.near_base};
 }
 
-/// Near entries a thread of a level reads in one round of independent shared-memory loads (its
-/// node's further entries, every g-th, follow one at a time).
-inline constexpr std::uint32_t staged_lane_entries = 4;
-
 /// What the copy of a stage needs before its bulk loads: its records, the previous stage's first
 /// position and its near list's range. Read in the previous stage's tail, so the copy of a stage
 /// starts with the bulk loads instead of two dependent trips to L2.
@@ -181,13 +208,176 @@ __device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, const
               reinterpret_cast<const char*>(gr.levels + s.next.first_level + 1));
 }
 
+/// Named barriers between the chain warp and one level helper: it arrives, the other waits (64
+/// threads each). Both order the shared-memory accesses before them, like __syncthreads.
+__device__ __forceinline__ void named_barrier_sync(std::uint32_t id) { asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory"); }
+__device__ __forceinline__ void named_barrier_arrive(std::uint32_t id) { asm volatile("bar.arrive %0, 64;" ::"r"(id) : "memory"); }
+
+/// Level helpers of a Block-thread critical block: warp h + 1 of Block / 32 - 1 takes levels h,
+/// h + H, ... of the stage; barrier 1 + h says its level is ready (the chain may solve it),
+/// barrier 1 + H + h that the chain has solved what its next level's older entries need.
+template <int Block>
+inline constexpr std::uint32_t staged_level_helpers = Block / 32 - 1;
+template <int Block>
+__device__ __forceinline__ std::uint32_t level_ready_barrier(std::uint32_t l) {
+  return 1 + l % staged_level_helpers<Block>;
+}
+template <int Block>
+__device__ __forceinline__ std::uint32_t level_sources_barrier(std::uint32_t l) {
+  return 1 + staged_level_helpers<Block> + l % staged_level_helpers<Block>;
+}
+
+/// A level helper's share of a stage: for each of its levels l, once the chain warp has solved
+/// level l - staged_recent_levels - 1, it adds to every node of l the shares of its near entries
+/// below level l - staged_recent_levels (a sorted prefix of its near list; g lanes a node, rounds
+/// of independent loads, a tree, shuffles) and records where the rest, the chain's, begins.
+/// Returns whether an entry lay outside the window (a layout bug).
+template <int Block, bool Timeline>
+__device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t* s_near, std::uint32_t b,
+                                    std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
+  constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, R = staged_round_entries;
+  constexpr std::uint32_t H = staged_level_helpers<Block>;
+  static_assert(H >= D + 1, "a helper's barriers are reused only after the chain has passed them");
+  static_assert(2 * H + 1 <= 16, "named barriers 1 .. 2H");
+  const std::uint32_t lane = threadIdx.x % 32;
+  bool bad = false;
+  std::uint64_t waited = 0;
+  for (std::uint32_t l = threadIdx.x / 32 - 1; l < num_levels; l += H) {
+    if (l > D) {
+      const std::uint64_t t0 = Timeline ? clock64() : 0;
+      named_barrier_sync(level_sources_barrier<Block>(l));
+      if constexpr (Timeline) waited += clock64() - t0;
+    }
+    const std::uint32_t threshold = sm.level_first[l], first = sm.level_first[l + D], last = sm.level_first[l + D + 1];
+    // Lanes per node: the most (a power of two) that fit the level's nodes into the warp at once.
+    std::uint32_t shift = 0;
+    while (shift < 5 && ((last - first) << (shift + 1)) <= 32) ++shift;
+    const std::uint32_t g = 1u << shift, member = lane & (g - 1);
+    for (std::uint32_t round = first; round < last; round += 32u >> shift) {
+      const std::uint32_t p = round + (lane >> shift);
+      const bool active = p < last;
+      const std::uint32_t i = active ? p - b : 0u;
+      const std::uint32_t begin = sm.near_start[i];
+      const std::uint32_t end = active ? sm.near_start[i + 1] : 0u;
+      double sum = 0.0;
+      std::uint32_t older = 0;
+      for (std::uint32_t at = begin + member;; at += R * g) {
+        double part[R];
+        bool last_older = false;
+#pragma unroll
+        for (std::uint32_t j = 0; j < R; ++j) {
+          const std::uint32_t e = at + j * g;
+          const bool in = e < end;
+          const std::uint32_t u = s_near[in ? e : 0u];
+          last_older = in & (u < threshold);
+          const bool ok = u >= window_first;
+          bad |= last_older & !ok;
+          older += last_older ? 1u : 0u;
+          part[j] = sm.window[last_older & ok ? u % W : staged_zero_slot];
+        }
+        static_assert(R == 8, "the tree below adds eight entries");
+        sum += ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+        if (!last_older) break;  // sorted: the lane's later entries are the chain's
+      }
+      for (std::uint32_t o = g / 2; o > 0; o /= 2) {
+        sum += __shfl_xor_sync(0xffffffffu, sum, o);
+        older += __shfl_xor_sync(0xffffffffu, older, o);
+      }
+      if (active && member == 0) {
+        sm.acc[i] += sum;
+        // The chain's first entries as window slots, checked here, off its path.
+        const std::uint32_t recent = begin + older;
+        std::uint32_t slot[staged_recent_slots];
+#pragma unroll
+        for (std::uint32_t j = 0; j < staged_recent_slots; ++j) {
+          const std::uint32_t e = recent + j;
+          const bool in = e < end;
+          const std::uint32_t u = s_near[in ? e : 0u];
+          const bool ok = (u >= window_first) & (u < first);
+          bad |= in & !ok;
+          slot[j] = (in & ok ? u % W : staged_zero_slot) * sizeof(double);
+        }
+        static_assert(staged_recent_slots == 8, "two slots a word, four words");
+        sm.recent_slots[i] = make_uint4(slot[0] | slot[1] << 16, slot[2] | slot[3] << 16, slot[4] | slot[5] << 16, slot[6] | slot[7] << 16);
+        sm.tail_start[i] = min(recent + staged_recent_slots, end);
+      }
+    }
+    named_barrier_arrive(level_ready_barrier<Block>(l));
+  }
+  if (Timeline && stamps != nullptr && threadIdx.x == 32) stamps[staged_helper_wait_slot] = waited;
+  return bad;
+}
+
+/// The chain warp's share of a stage: its levels in order, a lane per node (rounds of 32): the
+/// node's value is its helper-summed base + far + older near value plus the shares of its last
+/// staged_recent_levels levels' entries (window slots its helper prepared: one 16-byte load, then
+/// independent loads and a tree; further entries one at a time), then the division by the staged
+/// reciprocal (divide_by_degree: bit-equal). Its influence and share stay in shared memory (the
+/// block stores them after the stage). A level's dependent chain stays inside one warp: no block
+/// barrier, no shuffle, no global store.
+template <int Block, bool Timeline>
+__device__ bool staged_chain(const staged_shared& sm, const std::uint16_t* s_near, std::uint32_t b,
+                             std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
+  constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, H = staged_level_helpers<Block>;
+  const std::uint32_t lane = threadIdx.x % 32;
+  bool bad = false;
+  std::uint64_t waited = 0;
+  std::uint32_t first = sm.level_first[D], last = sm.level_first[D + 1];
+  std::uint32_t ready = 0, sources = (D + 1) % H;  // l % H and (l + D + 1) % H, without a division
+  const auto window = static_cast<std::uint32_t>(__cvta_generic_to_shared(sm.window));
+  for (std::uint32_t l = 0; l < num_levels; ++l) {
+    const std::uint32_t next_last = sm.level_first[min(l + D + 2, num_levels + D)];
+    for (std::uint32_t round = first; round < last; round += 32) {
+      const std::uint32_t p = round + lane;
+      const bool active = p < last;
+      const std::uint32_t i = active ? p - b : 0u;
+      // What the helpers do not write is read before waiting for them.
+      const std::uint32_t end = active ? sm.near_start[i + 1] : 0u;
+      const double degree = sm.degree[i];
+      const double r = sm.rcp[i];
+      if (round == first) {
+        const std::uint64_t t0 = Timeline ? clock64() : 0;
+        named_barrier_sync(1 + ready);
+        if constexpr (Timeline) waited += clock64() - t0;
+      }
+      const uint4 slots = sm.recent_slots[i];
+      const std::uint32_t words[4] = {slots.x, slots.y, slots.z, slots.w};
+      double part[staged_recent_slots];
+#pragma unroll
+      for (std::uint32_t j = 0; j < staged_recent_slots; ++j) {
+        part[j] = shared_load_f64(window + (j % 2 ? words[j / 2] >> 16 : words[j / 2] & 0xffffu));
+      }
+      double sum = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+      for (std::uint32_t e = sm.tail_start[i]; e < end; ++e) {
+        const std::uint32_t u = s_near[e];
+        const bool ok = (u >= window_first) & (u < first);
+        bad |= !ok;
+        sum += sm.window[ok ? u % W : staged_zero_slot];
+      }
+      if (active) {
+        const double influence = sm.acc[i] + sum;
+        sm.acc[i] = influence;
+        sm.window[p % W] = twitter::detail::divide_by_degree(influence, degree, r);
+      }
+    }
+    // Level l is in the window: the older entries of level l + D + 1 are final. (The chain's
+    // own lanes see each other's stores through the next level's barrier.)
+    if (l + D + 1 < num_levels) named_barrier_arrive(1 + H + sources);
+    ready = ready + 1 == H ? 0 : ready + 1;
+    sources = sources + 1 == H ? 0 : sources + 1;
+    first = last;
+    last = next_last;
+  }
+  if (Timeline && stamps != nullptr && threadIdx.x == 0) stamps[staged_chain_wait_slot] = waited;
+  return bad;
+}
+
 /// Critical work of step k: stage k of the block's staged graph, by the whole block. Returns with
 /// the block synchronised.
 template <int Block, bool Timeline>
 __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm,
                                 staged_bounds* s_bounds, std::uint64_t* stamps) {
   using namespace twitter::detail;
-  constexpr std::uint32_t W = staged_window;
   const std::uint32_t t = gr.t;
   const std::uint64_t lo = gr.lo;
   const std::uint32_t n = gr.n;
@@ -207,11 +397,13 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     if (threadIdx.x == 0) atomicOr(v.pull.error, staged_error_bit);  // a layout bug; uniform exit
     return;
   }
+  bool copy_bad = false;
   // Stage the stage: node records, near lists, level bounds and base + far values. Far sums of
   // stages 0 and 1 are empty (their whole in-lists are near).
   for (std::uint32_t i = threadIdx.x; i < count; i += Block) {
     const pull_node node = nodes[b + i];
-    sm.node[i] = node;
+    copy_bad |= node.local_id >= n;  // a layout bug
+    sm.degree[i] = node.out_degree;
     sm.near_start[i] = near_start[b + i] - near_first;
     double acc = node.local_id < n ? v.pull.base[lo + node.local_id] : 0.0;
     if (k >= 2) acc += __ldcg(v.far + lo + b + i);
@@ -219,7 +411,10 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     sm.rcp[i] = node.out_degree ? 1.0 / static_cast<double>(node.out_degree) : 0.0;
   }
   if (threadIdx.x == 0) sm.near_start[count] = near_count;
-  for (std::uint32_t i = threadIdx.x; i <= num_levels; i += Block) sm.level_first[i] = levels[cur.first_level + i].first_position;
+  for (std::uint32_t i = threadIdx.x; i <= num_levels + staged_recent_levels; i += Block) {
+    const std::uint32_t level = cur.first_level + i;  // the graph's level + staged_recent_levels
+    sm.level_first[i] = level >= staged_recent_levels ? levels[level - staged_recent_levels].first_position : 0u;
+  }
   // The near entries in whole 16-byte units, four loads in flight per thread: a 2-byte load per
   // entry and round (the loop as first written) put ~64 dependent L2 round trips, ~9 us, on
   // every stage of the largest RSG graph's chain. The list ends with a unit of padding.
@@ -243,84 +438,18 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
       reinterpret_cast<const std::uint16_t*>(sm.near_units) + (near_index - first_unit * staged_near_unit);
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
-  // Threads per node of each level (a power of two from its mean near count, the level in one
-  // round when it has at most Block nodes), planned once per stage off the levels' chain.
-  for (std::uint32_t l = threadIdx.x; l < num_levels; l += Block) {
-    const std::uint32_t first = sm.level_first[l], last = sm.level_first[l + 1];
-    std::uint32_t g = group_size(sm.near_start[last - b] - sm.near_start[first - b], last - first);
-    while (g > 1 && (last - first) * g > static_cast<std::uint32_t>(Block)) g /= 2;
-    sm.level_shift[l] = static_cast<std::uint32_t>(__ffs(static_cast<int>(g)) - 1);
-  }
-  __syncthreads();
   if constexpr (Timeline) stamp_staged(stamps, num_levels);
-  // A level's dependent chain: the barrier, the node's near list bounds, its first entries' positions
-  // and then shares (one round of independent loads each, no branch), a tree of adds, the
-  // shuffles (straight-line), and for the node's first lane base + far + near, the division by
-  // the staged reciprocal (divide_by_degree: bit-equal, ~250 cycles a level less than the
-  // division on the H100) and the stores. The next level's bounds are read a level ahead.
-  bool bad = false;
-  std::uint32_t first = sm.level_first[0], last = sm.level_first[1], shift = sm.level_shift[0];
-  for (std::uint32_t l = 0; l < num_levels; ++l) {
-    const std::uint32_t next_last = sm.level_first[min(l + 2, num_levels)];
-    const std::uint32_t next_shift = sm.level_shift[min(l + 1, num_levels - 1)];
-    const std::uint32_t g = 1u << shift;
-    const std::uint32_t groups = static_cast<std::uint32_t>(Block) >> shift;
-    const std::uint32_t member = threadIdx.x & (g - 1);
-    // Every thread runs the same rounds, so whole warps reach the shuffles together.
-    for (std::uint32_t round = first; round < last; round += groups) {
-      const std::uint32_t p = round + (threadIdx.x >> shift);
-      const bool active = p < last;
-      const std::uint32_t i = active ? p - b : 0u;
-      const std::uint32_t begin = sm.near_start[i] + member;
-      const std::uint32_t end = active ? sm.near_start[i + 1] : 0u;
-      const pull_node node = sm.node[i];
-      const double acc = sm.acc[i];
-      const double r = sm.rcp[i];
-      // An entry outside the window (a layout bug) adds the zero slot and is reported once.
-      double part[staged_lane_entries];
-#pragma unroll
-      for (std::uint32_t j = 0; j < staged_lane_entries; ++j) {
-        const std::uint32_t at = begin + j * g;
-        const bool in = at < end;
-        const std::uint32_t u = s_near[in ? at : 0u];
-        const bool ok = (u >= window_first) & (u < first);
-        bad |= in & !ok;
-        part[j] = sm.window[in & ok ? u % W : staged_zero_slot];
-      }
-      double sum = (part[0] + part[1]) + (part[2] + part[3]);
-      static_assert(staged_lane_entries == 4, "the tree above adds four entries");
-      for (std::uint32_t e = begin + staged_lane_entries * g; e < end; e += g) {
-        const std::uint32_t u = s_near[e];
-        const bool ok = (u >= window_first) & (u < first);
-        bad |= !ok;
-        sum += sm.window[ok ? u % W : staged_zero_slot];
-      }
-      switch (shift) {  // g lanes per node, uniform over the block: one jump, then straight-line code
-        case 5: sum += __shfl_xor_sync(0xffffffffu, sum, 16); [[fallthrough]];
-        case 4: sum += __shfl_xor_sync(0xffffffffu, sum, 8); [[fallthrough]];
-        case 3: sum += __shfl_xor_sync(0xffffffffu, sum, 4); [[fallthrough]];
-        case 2: sum += __shfl_xor_sync(0xffffffffu, sum, 2); [[fallthrough]];
-        case 1: sum += __shfl_xor_sync(0xffffffffu, sum, 1); [[fallthrough]];
-        default: break;
-      }
-      if (active && member == 0) {
-        if (node.local_id < n) {
-          const double influence = acc + sum;
-          v.pull.influence[lo + node.local_id] = influence;
-          const double share = divide_by_degree(influence, static_cast<double>(node.out_degree), r);
-          sm.window[p % W] = share;
-          __stcg(v.pull.spill + lo + p, share);
-        } else {
-          bad = true;
-        }
-      }
-    }
-    __syncthreads();  // this level's shares are in the window for the next level
-    first = last;
-    last = next_last;
-    shift = next_shift;
+  const bool bad = threadIdx.x >= 32 ? staged_level_helper<Block, Timeline>(sm, s_near, b, window_first, num_levels, stamps)
+                                     : staged_chain<Block, Timeline>(sm, s_near, b, window_first, num_levels, stamps);
+  if (bad || copy_bad) atomicOr(v.pull.error, staged_error_bit);
+  __syncthreads();
+  // The stage's influences and shares, stored by the whole block (the shares, in position order,
+  // are what the far sums of the next step read).
+  for (std::uint32_t i = threadIdx.x; i < count; i += Block) {
+    const std::uint32_t local_id = nodes[b + i].local_id;
+    if (local_id < n) v.pull.influence[lo + local_id] = sm.acc[i];
+    __stcg(v.pull.spill + lo + b + i, sm.window[(b + i) % staged_window]);
   }
-  if (bad) atomicOr(v.pull.error, staged_error_bit);
   // The next stage's bounds, and its read-only data into L2, while this block helps with the far
   // sums (here rather than during the levels: the bounds are two dependent loads). The bounds go
   // to shared memory, not registers, which the helpers need.
