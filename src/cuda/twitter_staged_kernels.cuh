@@ -3,8 +3,10 @@
 //   - critical: the graph's own block solves stage k level by level. A node's value is its base
 //     plus its far sum (complete since step k - 1) plus its near entries, whose shares (the
 //     previous stage and this one) sit in a shared-memory window; the stage's node records, near
-//     lists and base + far values are copied into shared memory once at the start of the stage,
-//     so a level costs shared-memory reads, a warp reduction, one division and a block barrier;
+//     lists and base + far values are copied into shared memory once at the start of the stage.
+//     One warp (the chain) then solves the levels, adding each node's entries of its last few
+//     levels; the block's other warps (level helpers) have added its older ones ahead of it. A
+//     level's chain is a few shared-memory reads, adds and one division inside one warp;
 //   - helpers: every block (critical blocks after their stage) takes chunks of positions of the
 //     stages after k and adds to their far sums their entries of stage k - 1, whose shares (final
 //     since the last barrier) it holds in shared memory;
@@ -230,8 +232,8 @@ __device__ __forceinline__ std::uint32_t level_sources_barrier(std::uint32_t l) 
 /// A level helper's share of a stage: for each of its levels l, once the chain warp has solved
 /// level l - staged_recent_levels - 1, it adds to every node of l the shares of its near entries
 /// below level l - staged_recent_levels (a sorted prefix of its near list; g lanes a node, rounds
-/// of independent loads, a tree, shuffles) and records where the rest, the chain's, begins.
-/// Returns whether an entry lay outside the window (a layout bug).
+/// of independent loads, a tree, shuffles) and packs the rest's first window offsets, checked,
+/// for the chain. Returns whether an entry lay outside the window (a layout bug).
 template <int Block, bool Timeline>
 __device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t* s_near, std::uint32_t b,
                                     std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
