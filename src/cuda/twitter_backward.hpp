@@ -50,8 +50,9 @@ class twitter_backward_session {
 
   /// staged diagnostics for the bench: one run of the Large graphs with SM clock stamps per
   /// critical block (one per staged graph) and step, taken at the step's start, once the stage is
-  /// in shared memory, after its levels and after the block's helper chunks, plus the stage's level
-  /// count (`at(block, step, slot)`, slots in that order).
+  /// in shared memory, after its levels and after the block's helper chunks, then the stage's level
+  /// count, the cycles its chain warp waited for level helpers and those its first level helper
+  /// waited for the chain (`at(block, step, slot)`, slots in that order).
   struct staged_timeline {
     static constexpr std::uint32_t slots = 7;  // per block and step
     std::uint32_t blocks = 0, steps = 0;
