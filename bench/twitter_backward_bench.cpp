@@ -2,8 +2,8 @@
 // CPU, OpenMP and the GPU variants, with the bytes the sweep must move against the measured copy
 // bandwidth; for shared-pull also its layout preparation and the sequential sweep of the same
 // layout (like with like), for staged its layout's shape. Usage: twitter_backward_bench [--scale S]
-// [--seed N] [--reps R] [--variants a,b] [--profile 1] (--profile: GPU runs only, one warm-up and
-// one timed run per variant, for a profiler)
+// [--seed N] [--reps R] [--variants a,b] [--profile 1|2] (--profile: GPU runs only, one warm-up and
+// one timed run per variant, for a profiler; 2: of the largest graph alone)
 #include <fmt/core.h>
 #include <omp.h>
 
@@ -118,6 +118,28 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
 }
 #endif
 
+/// The graphs of `g` that `keep(t)` selects, as a set of their own.
+template <class Keep>
+spreading_graphs subset(const spreading_graphs& g, Keep keep) {
+  spreading_graphs part;
+  part.user_ids = g.user_ids;
+  for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
+    if (!keep(t)) continue;
+    const std::uint64_t lo = g.graph_offsets[t], hi = g.graph_offsets[t + 1];
+    const std::uint64_t e_lo = g.row_offsets[lo];
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      part.row_offsets.push_back(part.row_offsets.back() + g.out_degree(i));
+      part.base.push_back(g.base[i]);
+      part.node_user.push_back(g.node_user[i]);
+    }
+    part.edge_targets.insert(part.edge_targets.end(), g.edge_targets.begin() + static_cast<std::ptrdiff_t>(e_lo),
+                             g.edge_targets.begin() + static_cast<std::ptrdiff_t>(g.row_offsets[hi]));
+    part.graph_offsets.push_back(part.graph_offsets.back() + (hi - lo));
+    part.tweet_ids.push_back(g.tweet_ids[t]);
+  }
+  return part;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,13 +147,13 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   int reps = 3;
   std::string variants = "shared-pull,staged,thesis,topological,queue,vertex-array";
-  bool profile = false;
+  int profile = 0;  // 1: the whole set, 2: the largest graph alone
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seed")) seed = std::stoull(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::stoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--variants")) variants = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--profile")) profile = std::stoi(argv[i + 1]) != 0;
+    else if (!std::strcmp(argv[i], "--profile")) profile = std::stoi(argv[i + 1]);
     else {
       fmt::print(stderr, "unknown option {}\n", argv[i]);
       return 2;
@@ -176,7 +198,8 @@ int main(int argc, char** argv) {
 #else
     if (profile) {
       if (!gpu_available()) throw error("--profile needs a GPU");
-      cuda::twitter_backward_session session(g);
+      const spreading_graphs alone = profile == 2 ? subset(g, [&](std::uint64_t t) { return t == largest; }) : spreading_graphs{};
+      cuda::twitter_backward_session session(profile == 2 ? alone : g);
       for (const gpu_variant v : gpu_variants) {
         session.run(v);
         fmt::print("profile run: GPU {} {:.3f} ms\n", to_string(v), session.run(v) * 1e3);
@@ -310,35 +333,16 @@ int main(int argc, char** argv) {
         unsigned mask;
       };
       const part_spec parts[] = {{"small + medium", 0x7u}, {"large", 0x8u}, {"small", 0x2u}, {"medium", 0x4u}};
-      auto subset = [&](auto keep) {
-        spreading_graphs part;
-        part.user_ids = g.user_ids;
-        for (std::uint64_t t = 0; t < g.num_graphs(); ++t) {
-          if (!keep(t)) continue;
-          const std::uint64_t lo = g.graph_offsets[t], hi = g.graph_offsets[t + 1];
-          const std::uint64_t e_lo = g.row_offsets[lo];
-          for (std::uint64_t i = lo; i < hi; ++i) {
-            part.row_offsets.push_back(part.row_offsets.back() + g.out_degree(i));
-            part.base.push_back(g.base[i]);
-            part.node_user.push_back(g.node_user[i]);
-          }
-          part.edge_targets.insert(part.edge_targets.end(), g.edge_targets.begin() + static_cast<std::ptrdiff_t>(e_lo),
-                                   g.edge_targets.begin() + static_cast<std::ptrdiff_t>(g.row_offsets[hi]));
-          part.graph_offsets.push_back(part.graph_offsets.back() + (hi - lo));
-          part.tweet_ids.push_back(g.tweet_ids[t]);
-        }
-        return part;
-      };
       double part_cpu[4] = {0, 0, 0, 0};
       std::uint64_t part_graphs[4] = {0, 0, 0, 0}, part_edges[4] = {0, 0, 0, 0};
       for (int i = 0; i < 4; ++i) {
         const spreading_graphs part =
-            subset([&](std::uint64_t t) { return ((parts[i].mask >> static_cast<int>(categorize(g.graph_size(t)))) & 1u) != 0; });
+            subset(g, [&](std::uint64_t t) { return ((parts[i].mask >> static_cast<int>(categorize(g.graph_size(t)))) & 1u) != 0; });
         for (int r = 0; r < reps; ++r) part_cpu[i] += backward_sequential(part).backward_seconds / reps;
         part_graphs[i] = part.num_graphs();
         part_edges[i] = part.num_edges();
       }
-      const spreading_graphs alone = subset([&](std::uint64_t t) { return t == largest; });
+      const spreading_graphs alone = subset(g, [&](std::uint64_t t) { return t == largest; });
       double alone_cpu = 0.0;
       for (int r = 0; r < reps; ++r) alone_cpu += backward_sequential(alone).backward_seconds / reps;
       std::unique_ptr<cuda::twitter_backward_session> alone_session;
