@@ -159,6 +159,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (profile < 0 || profile > 2) {
+    fmt::print(stderr, "--profile takes 0, 1 or 2\n");
+    return 2;
+  }
   try {
     rsg_params params;
     params.seed = seed;
