@@ -215,17 +215,25 @@ __device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, const
 __device__ __forceinline__ void named_barrier_sync(std::uint32_t id) { asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory"); }
 __device__ __forceinline__ void named_barrier_arrive(std::uint32_t id) { asm volatile("bar.arrive %0, 64;" ::"r"(id) : "memory"); }
 
-/// The SM clock once the warp has passed the barrier it just synced at: bar.sync blocks the warp
-/// only at its next memory access (SASS BAR.SYNC.DEFER_BLOCKING), so a clock read right after it
-/// misses the wait (the tenth session's trace showed ~1% where the chain warp waits ~22% of its
-/// levels' time). A shared load of `probe` first, in the same asm, takes the wait.
-__device__ __forceinline__ std::uint64_t clock_after_barrier(const double* probe) {
-  std::uint64_t t;
-  asm volatile("{\n\t.reg .u32 probed;\n\tld.volatile.shared.u32 probed, [%1];\n\tmov.u64 %0, %%clock64;\n\t}"
-               : "=l"(t)
-               : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(probe)))
-               : "memory");
-  return t;
+
+/// named_barrier_sync; with Timeline, adds the cycles the warp waited there to `waited`. bar.sync
+/// blocks the warp only at its next memory access (SASS BAR.SYNC.DEFER_BLOCKING), so a clock read
+/// right after it misses the wait (the tenth session's trace showed ~1% where the chain warp waits
+/// ~22% of its levels' time): a shared load first, in the same asm as the clock read, takes it.
+template <bool Timeline>
+__device__ __forceinline__ void named_barrier_sync_timed(std::uint32_t id, const staged_shared& sm, std::uint64_t& waited) {
+  if constexpr (!Timeline) {
+    named_barrier_sync(id);
+  } else {
+    const std::uint64_t t0 = clock64();
+    named_barrier_sync(id);
+    std::uint64_t t1;
+    asm volatile("{\n\t.reg .u32 probed;\n\tld.volatile.shared.u32 probed, [%1];\n\tmov.u64 %0, %%clock64;\n\t}"
+                 : "=l"(t1)
+                 : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(sm.window + staged_zero_slot)))
+                 : "memory");
+    waited += t1 - t0;
+  }
 }
 
 /// Level helpers of a Block-thread critical block: warp h + 1 of Block / 32 - 1 takes levels h,
@@ -259,9 +267,7 @@ __device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t
   std::uint64_t waited = 0;
   for (std::uint32_t l = threadIdx.x / 32 - 1; l < num_levels; l += H) {
     if (l > D) {
-      const std::uint64_t t0 = Timeline ? clock64() : 0;
-      named_barrier_sync(level_sources_barrier<Block>(l));
-      if constexpr (Timeline) waited += clock_after_barrier(sm.window + staged_zero_slot) - t0;
+      named_barrier_sync_timed<Timeline>(level_sources_barrier<Block>(l), sm, waited);
     }
     const std::uint32_t threshold = sm.level_first[l], first = sm.level_first[l + D], last = sm.level_first[l + D + 1];
     // Lanes per node: the most (a power of two) that fit the level's nodes into the warp at once.
@@ -351,9 +357,7 @@ __device__ bool staged_chain(const staged_shared& sm, const std::uint16_t* s_nea
       const double degree = sm.degree[i];
       const double r = sm.rcp[i];
       if (round == first) {
-        const std::uint64_t t0 = Timeline ? clock64() : 0;
-        named_barrier_sync(1 + ready);
-        if constexpr (Timeline) waited += clock_after_barrier(sm.window + staged_zero_slot) - t0;
+        named_barrier_sync_timed<Timeline>(1 + ready, sm, waited);
       }
       const uint4 slots = sm.recent_slots[i];
       const std::uint32_t words[4] = {slots.x, slots.y, slots.z, slots.w};
