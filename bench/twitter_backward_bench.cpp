@@ -2,8 +2,9 @@
 // CPU, OpenMP and the GPU variants, with the bytes the sweep must move against the measured copy
 // bandwidth; for shared-pull also its layout preparation and the sequential sweep of the same
 // layout (like with like), for staged its layout's shape. Usage: twitter_backward_bench [--scale S]
-// [--seed N] [--reps R] [--variants a,b] [--profile 1|2] (--profile: GPU runs only, one warm-up and
-// one timed run per variant, for a profiler; 2: of the largest graph alone)
+// [--seed N] [--reps R] [--variants a,b] [--profile 1|2] [--staged-starts balanced|together]
+// (--profile: GPU runs only, one warm-up and one timed run per variant, for a profiler; 2: of the
+// largest graph alone. --staged-starts: when the staged graphs start, twitter/staged_layout.hpp)
 #include <fmt/core.h>
 #include <omp.h>
 
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -148,12 +150,14 @@ int main(int argc, char** argv) {
   int reps = 3;
   std::string variants = "shared-pull,staged,thesis,topological,queue,vertex-array";
   int profile = 0;  // 1: the whole set, 2: the largest graph alone
+  std::string starts_name = "balanced";
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--scale")) scale = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--seed")) seed = std::stoull(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::stoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--variants")) variants = argv[i + 1];
     else if (!std::strcmp(argv[i], "--profile")) profile = std::stoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--staged-starts")) starts_name = argv[i + 1];
     else {
       fmt::print(stderr, "unknown option {}\n", argv[i]);
       return 2;
@@ -163,6 +167,11 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "--profile takes 0, 1 or 2\n");
     return 2;
   }
+  if (starts_name != "balanced" && starts_name != "together") {
+    fmt::print(stderr, "--staged-starts takes balanced or together\n");
+    return 2;
+  }
+  const auto starts = starts_name == "balanced" ? detail::staged_start::balanced : detail::staged_start::together;
   try {
     rsg_params params;
     params.seed = seed;
@@ -203,7 +212,7 @@ int main(int argc, char** argv) {
     if (profile) {
       if (!gpu_available()) throw error("--profile needs a GPU");
       const spreading_graphs alone = profile == 2 ? subset(g, [&](std::uint64_t t) { return t == largest; }) : spreading_graphs{};
-      cuda::twitter_backward_session session(profile == 2 ? alone : g);
+      cuda::twitter_backward_session session(profile == 2 ? alone : g, starts);
       for (const gpu_variant v : gpu_variants) {
         session.run(v);
         fmt::print("profile run: GPU {} {:.3f} ms\n", to_string(v), session.run(v) * 1e3);
@@ -282,6 +291,22 @@ int main(int argc, char** argv) {
                  staged.num_near,
                  large_entries ? 100.0 * static_cast<double>(staged.num_near) / static_cast<double>(large_entries) : 0.0,
                  staged.chunks.size(), visits, seconds_since(t0));
+      // How evenly the far work falls on the steps, with the graphs' balanced starts and with every
+      // graph starting at step 0 (a step lasts at least its far work over the whole GPU).
+      const detail::staged_layout together = detail::build_staged_layout(g, layout, large, 0xffffffffu, detail::staged_start::together);
+      auto mb = [](auto first, auto last) { return static_cast<double>(std::accumulate(first, last, std::uint64_t{0})) / 1e6; };
+      auto busiest_mb = [](const detail::staged_layout& s) {
+        return s.step_bytes.empty() ? 0.0 : static_cast<double>(*std::max_element(s.step_bytes.begin(), s.step_bytes.end())) / 1e6;
+      };
+      auto first_ten_mb = [&](const detail::staged_layout& s) {
+        return mb(s.step_bytes.begin(), s.step_bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(10, s.step_bytes.size())));
+      };
+      const double total_mb = mb(staged.step_bytes.begin(), staged.step_bytes.end());
+      fmt::print("far-sum work per step (layout model: 2 B an entry, 48 B a visit, 8 B a staged share): {:.0f} MB, "
+                 "{:.1f} MB a step on average; busiest step {:.1f} MB with balanced starts, {:.1f} MB with every graph "
+                 "starting at step 0; steps 0-9 carry {:.0f} MB and {:.0f} MB\n\n",
+                 total_mb, staged.num_steps ? total_mb / staged.num_steps : 0.0, busiest_mb(staged), busiest_mb(together),
+                 first_ten_mb(staged), first_ten_mb(together));
       // The host sweep of the staged layout in the device's data order (it checks every window
       // bound and cursor): the layout is right for this set, and its far sums are the device's.
       const influence_result emulated = detail::sweep_staged_layout(g, layout, staged);
@@ -303,11 +328,11 @@ int main(int argc, char** argv) {
         peak_bandwidth = 2.0 * clock_khz * 1e3 * bus_bits / 8.0;  // double data rate
       }
       t0 = std::chrono::steady_clock::now();
-      cuda::twitter_backward_session session(g);
+      cuda::twitter_backward_session session(g, starts);
       fmt::print("GPU session: upload and shared-pull layout in {:.3f} s (layout build + upload alone {:.3f} s)\n\n",
                  seconds_since(t0), session.shared_pull_prepare_seconds());
-      fmt::print("GPU staged: {} Large graphs in the cooperative grid, {} steps\n\n", session.staged_graph_count(),
-                 session.staged_steps());
+      fmt::print("GPU staged: {} Large graphs in the cooperative grid, {} steps, {} starts\n\n", session.staged_graph_count(),
+                 session.staged_steps(), starts_name);
       for (const gpu_variant v : gpu_variants) {
         // A failing variant is reported and skipped, so the other rows still come out.
         try {
@@ -350,7 +375,7 @@ int main(int argc, char** argv) {
       double alone_cpu = 0.0;
       for (int r = 0; r < reps; ++r) alone_cpu += backward_sequential(alone).backward_seconds / reps;
       std::unique_ptr<cuda::twitter_backward_session> alone_session;
-      if (alone.num_graphs() > 0) alone_session = std::make_unique<cuda::twitter_backward_session>(alone);
+      if (alone.num_graphs() > 0) alone_session = std::make_unique<cuda::twitter_backward_session>(alone, starts);
       const std::uint64_t largest_levels = g.num_graphs() > 0 ? level_count(g, largest) : 0;
       for (const gpu_variant v : {gpu_variant::shared_pull, gpu_variant::staged}) {
         if (std::find(gpu_variants.begin(), gpu_variants.end(), v) == gpu_variants.end()) continue;

@@ -30,6 +30,15 @@ grep -A 10 "^per category" "$out/rsg_full.md"
 grep -E "us per$|us per level" "$out/rsg_full.md"
 sed -n '/^staged timeline/,/^| all/p' "$out/rsg_full.md"
 tail -8 "$out/rsg_full.md"
+# WF_TWITTER_TOGETHER=1: the staged variant again with every Large graph starting at step 0 (the
+# layout before balanced starts), for the comparison in the same call.
+if [ "${WF_TWITTER_TOGETHER:-0}" = 1 ]; then
+  timeout 150 "$bench" --scale 1 --reps 5 --variants staged --staged-starts together > "$out/rsg_together.md" 2>&1
+  echo "rsg full, starts together: exit $? ($(elapsed) s so far)"
+  grep -A 10 "^per category" "$out/rsg_together.md"
+  sed -n '/^staged timeline/,/^| all/p' "$out/rsg_together.md"
+  tail -8 "$out/rsg_together.md"
+fi
 # One launch of each Large-graph kernel under Nsight Compute at the application's clocks: where a
 # level's time goes (warp states, memory, occupancy). --profile runs the GPU part only.
 ncu_bin=$(command -v ncu || true)

@@ -121,6 +121,7 @@ struct twitter_backward_session::impl {
   unsigned staged_grid = 0;
   std::uint64_t staged_bytes = 0;
   std::uint64_t* staged_timeline = nullptr;  // set by profile_staged for one run
+  twitter::detail::staged_start staged_starts = twitter::detail::staged_start::balanced;
 
   impl() = default;
   impl(const impl&) = delete;
@@ -253,7 +254,7 @@ struct twitter_backward_session::impl {
     staged_grid = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
     std::vector<std::uint32_t> candidates(large_one);
     candidates.insert(candidates.end(), large_two.begin(), large_two.end());
-    const twitter::detail::staged_layout staged = twitter::detail::build_staged_layout(g, layout, candidates, staged_grid);
+    const twitter::detail::staged_layout staged = twitter::detail::build_staged_layout(g, layout, candidates, staged_grid, staged_starts);
     std::vector<std::uint8_t> in_staged(num_graphs, 0);
     for (const auto& record : staged.graphs) in_staged[record.graph] = 1;
     for (int c = 3; c < pull_classes; ++c) {
@@ -274,7 +275,8 @@ struct twitter_backward_session::impl {
     chunks.reserve(staged.chunks.size());
     for (const auto& c : staged.chunks) {
       const std::uint32_t t = staged.graphs[c.staged].graph;
-      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, c.first, c.last, c.source_first, c.source_end});
+      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, c.pass, static_cast<std::uint16_t>(c.first),
+                        static_cast<std::uint16_t>(c.last), c.source_first, c.source_end});
     }
     staged_chunks.upload(chunks);
     staged_counters.allocate(staged.num_steps);
@@ -384,8 +386,10 @@ struct twitter_backward_session::impl {
   }
 };
 
-twitter_backward_session::twitter_backward_session(const twitter::spreading_graphs& g) : impl_(std::make_unique<impl>()) {
+twitter_backward_session::twitter_backward_session(const twitter::spreading_graphs& g, twitter::detail::staged_start starts)
+    : impl_(std::make_unique<impl>()) {
   impl& d = *impl_;
+  d.staged_starts = starts;
   d.num_graphs = g.num_graphs();
   d.num_nodes = g.num_nodes();
   d.num_edges = g.num_edges();

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "twitter/staged_layout.hpp"
 #include "wildfire/twitter/influence.hpp"
 
 namespace wildfire::cuda {
@@ -13,9 +14,11 @@ namespace wildfire::cuda {
 /// Device copy of a spreading-graph set with the category lists and scratch of every variant.
 class twitter_backward_session {
  public:
-  /// Uploads `graphs` and builds and uploads the shared-pull layout (blocking). Throws
-  /// resource_error when the device lacks the memory.
-  explicit twitter_backward_session(const twitter::spreading_graphs& graphs);
+  /// Uploads `graphs` and builds and uploads the shared-pull and staged layouts (blocking; `starts`:
+  /// when the staged graphs start, for the bench's comparison). Throws resource_error when the
+  /// device lacks the memory.
+  explicit twitter_backward_session(const twitter::spreading_graphs& graphs,
+                                    twitter::detail::staged_start starts = twitter::detail::staged_start::balanced);
   ~twitter_backward_session();
   twitter_backward_session(const twitter_backward_session&) = delete;
   twitter_backward_session& operator=(const twitter_backward_session&) = delete;

@@ -1,5 +1,7 @@
 // Staged sweep of the Large graphs (ours; docs/twitter.md "staged"; layout in
-// twitter/staged_layout.hpp). One cooperative grid; step k of every staged graph is:
+// twitter/staged_layout.hpp). One cooperative grid; a graph's stage k is solved at step
+// first_step + k (the layout staggers the graphs' starts to balance the far work per step), and
+// that step of the graph is:
 //   - critical: the graph's own block solves stage k level by level. A node's value is its base
 //     plus its far sum (complete since step k - 1) plus its near entries, whose shares (the
 //     previous stage and this one) sit in a shared-memory window; the stage's node records, near
@@ -31,8 +33,9 @@ struct staged_chunk_ref {
   std::uint64_t lo;          // the graph's first node: far sums, cursors and shares at lo + position
   std::uint64_t entry_base;  // the graph's first in-list entry in the pull layout
   std::uint32_t graph;       // the graph's index (its node records start at nodes + lo + graph)
-  std::uint32_t first;       // target positions [first, last)
-  std::uint32_t last;
+  std::uint32_t pass;        // the graph's pass (1 starts the cursors at the in-lists' starts)
+  std::uint16_t first;       // target positions [first, last) (positions fit 16 bits)
+  std::uint16_t last;
   std::uint16_t source_first;  // source positions [source_first, source_end)
   std::uint16_t source_end;
 };
@@ -167,6 +170,7 @@ struct staged_graph_ref {
   const std::uint32_t* near_start;
   const std::uint16_t* near;
   std::uint64_t near_base;  // index of `near` in the whole near list
+  std::uint32_t first_step;  // the step of its stage 0
 };
 
 __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v, std::uint32_t j) {
@@ -182,7 +186,8 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
           v.stages + record.stage_base,
           v.near_start + lo + t,
           v.near + record.near_base,
-          record.near_base};
+          record.near_base,
+          record.first_step};
 }
 
 /// What the copy of a stage needs before its bulk loads: its records, the previous stage's first
@@ -479,11 +484,11 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
 }
 
 /// Helper work of step k (k >= 1): blocks take chunks from the step's counter until none is left.
-/// A chunk's source shares (stage k - 1 of its graph, final since the last grid barrier, at most
-/// staged_max_stage_nodes) go to shared memory; then a thread per target position moves the
-/// position's cursor past its in-list entries of that stage (a sorted run, read
-/// staged_helper_units 16-byte units at a time) and adds their shares, in list order, to the
-/// position's far sum. A chunk is two dependent trips to memory: its cursors, far sums and source
+/// A chunk of pass p of its graph adds the shares of the graph's stage p - 1: they (final since
+/// the last grid barrier, at most staged_max_stage_nodes) go to shared memory; then a thread per
+/// target position moves the position's cursor past its in-list entries of that stage (a sorted
+/// run, read staged_helper_units 16-byte units at a time) and adds their shares, in list order, to
+/// the position's far sum. A chunk is two dependent trips to memory: its cursors, far sums and source
 /// shares, then the first units; the next chunk is claimed and its record read meanwhile (the first
 /// version, which claimed, read the record and the graph's record one after the other, took about
 /// 7 us a chunk and 1.5 ms of the critical block's steps on the RSG set).
@@ -513,7 +518,7 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
     std::uint64_t cursor = 0;
     double before = 0.0;
     if (mine) {
-      if (k == 1) {
+      if (chunk.pass == 1) {
         const twitter::detail::pull_node* nodes = v.pull.nodes + chunk.lo + chunk.graph;
         cursor = nodes[p].in_begin | (std::uint64_t{nodes[p + 1].in_begin} << 32);
       } else {
@@ -606,8 +611,8 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     std::uint64_t* const stamps =
         Timeline && critical ? v.timeline + (std::uint64_t{blockIdx.x} * v.num_steps + k) * staged_timeline_slots : nullptr;
     stamp(stamps, 0);
-    if (critical && k < gr.num_stages) {
-      staged_critical<Block, Timeline>(v, gr, k, sm, &s_bounds, stamps);
+    if (critical && k >= gr.first_step && k - gr.first_step < gr.num_stages) {
+      staged_critical<Block, Timeline>(v, gr, k - gr.first_step, sm, &s_bounds, stamps);
     } else {
       stamp_staged(stamps, 0);
     }

@@ -1,9 +1,11 @@
 // Staged layout (see staged_layout.hpp): greedy stages of consecutive levels within the limits,
-// near suffixes copied per position, far-sum chunks per step.
+// near suffixes copied per position, first steps that balance the far work, far-sum chunks per step.
 #include "twitter/staged_layout.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <numeric>
+#include <span>
 #include <string>
 
 #include "twitter/backward_sweep.hpp"
@@ -44,17 +46,21 @@ struct pull_graph_view {
 };
 
 /// Greedy stages of one graph: a stage takes levels while it keeps within the limits, its near
-/// entries counted against the window that starts at the previous stage's first position.
-/// Returns false when a single level exceeds the limits.
-bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, std::uint64_t& near_total) {
+/// entries counted against the window that starts at the previous stage's first position. With
+/// `caps`, stage k takes at most caps[k] levels and the graph must fit caps.size() stages.
+/// Returns false when a single level exceeds the limits or the stages do not fit the caps.
+bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, std::uint64_t& near_total,
+                 std::span<const std::uint32_t> caps = {}) {
   stages.clear();
   near_total = 0;
   std::uint32_t level = 0;
   while (level < v.num_levels) {
+    if (!caps.empty() && stages.size() == caps.size()) return false;
+    const std::uint32_t cap = caps.empty() ? staged_max_stage_levels : std::min(staged_max_stage_levels, caps[stages.size()]);
     const std::uint32_t window_first = stages.empty() ? 0 : stages.back().first_position;
     const staged_stage stage{level, v.levels[level].first_position};
     std::uint32_t nodes = 0, near = 0, count = 0;
-    while (level < v.num_levels && count < staged_max_stage_levels) {
+    while (level < v.num_levels && count < cap) {
       const std::uint32_t first = v.levels[level].first_position, last = v.levels[level + 1].first_position;
       std::uint32_t level_near = 0;
       for (std::uint32_t p = first; p < last; ++p) level_near += v.near_count(p, window_first);
@@ -64,7 +70,7 @@ bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, st
       ++count;
       ++level;
     }
-    if (count == 0) return false;  // one level alone is too wide for a critical block
+    if (count == 0) return false;  // one level alone is too wide for a critical block (or a cap is 0)
     stages.push_back(stage);
     near_total += near;
   }
@@ -72,10 +78,103 @@ bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, st
   return near_total <= 0xffffffffULL;
 }
 
+/// In-list entries by the level of their source, as prefix sums over the levels: a stage's pass
+/// reads about its levels' entries (an over-estimate by its near ones), so a plan is priced
+/// without walking its in-lists again.
+std::vector<std::uint64_t> entries_by_source_level(const pull_graph_view& v) {
+  std::vector<std::uint32_t> level_of(v.n);
+  for (std::uint32_t l = 0; l < v.num_levels; ++l) {
+    for (std::uint32_t p = v.levels[l].first_position; p < v.levels[l + 1].first_position; ++p) level_of[p] = l;
+  }
+  std::vector<std::uint64_t> prefix(v.num_levels + 1, 0);
+  for (std::uint32_t p = 0; p < v.n; ++p) {
+    const auto [b, e] = v.entries_from(p, 0);
+    for (const std::uint16_t* x = b; x < e; ++x) ++prefix[level_of[*x] + 1];
+  }
+  for (std::uint32_t l = 0; l < v.num_levels; ++l) prefix[l + 1] += prefix[l];
+  return prefix;
+}
+
+/// The far work of each pass k (1 .. num_stages - 2) of a plan, in bytes (staged_layout::step_bytes).
+std::vector<std::uint64_t> pass_bytes(const std::vector<std::uint64_t>& by_level, const staged_stage* stages, std::uint32_t num_stages) {
+  std::vector<std::uint64_t> bytes(num_stages, 0);
+  const std::uint32_t n = stages[num_stages].first_position;
+  for (std::uint32_t k = 1; k + 1 < num_stages; ++k) {
+    const std::uint32_t targets = n - stages[k + 1].first_position;
+    const std::uint32_t chunks = (targets + staged_chunk_nodes - 1) / staged_chunk_nodes;
+    bytes[k] = 2 * (by_level[stages[k].first_level] - by_level[stages[k - 1].first_level]) + 48ull * targets +
+               8ull * chunks * (stages[k].first_position - stages[k - 1].first_position);
+  }
+  return bytes;
+}
+
+/// Each graph's first step, when the layout is balanced. A step lasts as long as its longest stage
+/// and at least its far work over the GPU, so a graph that starts at step o is re-planned with
+/// stage k at most as long as the reference's (the graph with the most stages, starting at 0)
+/// stage at step o + k: it then never lengthens a step. Among the starts where that fits, the
+/// graphs with the most far work first each take the one that adds the least to the sum of
+/// squares of the far work per step; a graph that fits no start keeps its own plan at step 0.
+void assign_first_steps(const spreading_graphs& g, const pull_layout& pull, const std::vector<std::vector<std::uint64_t>>& by_level,
+                        staged_layout& layout, std::vector<std::vector<staged_stage>>& plans, std::vector<std::uint64_t>& near_totals) {
+  const std::size_t count = layout.graphs.size();
+  std::size_t reference = 0;
+  for (std::size_t j = 1; j < count; ++j) {
+    if (plans[j].size() > plans[reference].size()) reference = j;
+  }
+  const auto steps = static_cast<std::uint32_t>(plans[reference].size() - 1);
+  std::vector<std::uint32_t> caps(steps);
+  for (std::uint32_t k = 0; k < steps; ++k) caps[k] = plans[reference][k + 1].first_level - plans[reference][k].first_level;
+  // Per graph and start, the far work per pass of its plan from there (empty where none fits).
+  std::vector<std::vector<std::vector<std::uint64_t>>> work(count);
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t j = 0; j < count; ++j) {
+    if (j == reference) continue;
+    const pull_graph_view v(g, pull, layout.graphs[j].graph);
+    work[j].resize(steps);
+    std::vector<staged_stage> stages;
+    std::uint64_t near_total = 0;
+    for (std::uint32_t o = 0; o < steps; ++o) {
+      if (!plan_stages(v, stages, near_total, std::span<const std::uint32_t>(caps).subspan(o))) continue;
+      work[j][o] = pass_bytes(by_level[j], stages.data(), static_cast<std::uint32_t>(stages.size() - 1));
+    }
+  }
+  std::vector<double> load(steps, 0.0), total(count, 0.0);
+  for (std::size_t j = 0; j < count; ++j) {
+    for (const auto& w : work[j]) total[j] = std::max(total[j], static_cast<double>(std::accumulate(w.begin(), w.end(), std::uint64_t{0})));
+  }
+  const std::vector<std::uint64_t> reference_work = pass_bytes(by_level[reference], plans[reference].data(), steps);
+  for (std::uint32_t k = 0; k < steps; ++k) load[k] = static_cast<double>(reference_work[k]);
+  std::vector<std::size_t> order;
+  for (std::size_t j = 0; j < count; ++j) {
+    if (j != reference) order.push_back(j);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return total[a] > total[b]; });
+  for (std::size_t j : order) {
+    std::int64_t best = -1;
+    double best_cost = 0.0;
+    for (std::uint32_t o = 0; o < steps; ++o) {
+      const std::vector<std::uint64_t>& w = work[j][o];
+      if (w.empty()) continue;
+      double cost = 0.0;  // the growth of the sum of squares: 2 load . w + |w|^2
+      for (std::uint32_t k = 0; k < w.size(); ++k) {
+        const auto x = static_cast<double>(w[k]);
+        cost += 2.0 * load[o + k] * x + x * x;
+      }
+      if (best < 0 || cost < best_cost) best = o, best_cost = cost;
+    }
+    if (best < 0) continue;
+    const auto o = static_cast<std::uint32_t>(best);
+    const std::vector<std::uint64_t>& w = work[j][o];
+    for (std::uint32_t k = 0; k < w.size(); ++k) load[o + k] += static_cast<double>(w[k]);
+    layout.graphs[j].first_step = o;
+    plan_stages(pull_graph_view(g, pull, layout.graphs[j].graph), plans[j], near_totals[j], std::span<const std::uint32_t>(caps).subspan(o));
+  }
+}
+
 }  // namespace
 
 staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& pull,
-                                  const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs) {
+                                  const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs, staged_start when) {
   WF_EXPECTS(pull.graphs.size() == g.num_graphs(), "layout", "built for another graph set");
   staged_layout layout;
   layout.near_start.assign(pull.nodes.size(), 0);
@@ -86,20 +185,33 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return pull.graphs[a].num_levels > pull.graphs[b].num_levels; });
-  std::vector<staged_stage> stages;
+  std::vector<std::vector<staged_stage>> plans;
+  std::vector<std::uint64_t> near_totals;
   for (std::uint32_t t : order) {
     if (layout.graphs.size() >= max_graphs) break;
-    const pull_graph_view v(g, pull, t);
+    std::vector<staged_stage> stages;
     std::uint64_t near_total = 0;
-    if (!plan_stages(v, stages, near_total)) continue;
+    if (!plan_stages(pull_graph_view(g, pull, t), stages, near_total)) continue;
     staged_graph record;
     record.graph = t;
+    layout.graphs.push_back(record);
+    plans.push_back(std::move(stages));
+    near_totals.push_back(near_total);
+  }
+  std::vector<std::vector<std::uint64_t>> by_level(layout.graphs.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t j = 0; j < layout.graphs.size(); ++j) by_level[j] = entries_by_source_level(pull_graph_view(g, pull, layout.graphs[j].graph));
+  if (when == staged_start::balanced && !layout.graphs.empty()) assign_first_steps(g, pull, by_level, layout, plans, near_totals);
+  for (std::size_t j = 0; j < layout.graphs.size(); ++j) {
+    staged_graph& record = layout.graphs[j];
+    const std::vector<staged_stage>& stages = plans[j];
+    const pull_graph_view v(g, pull, record.graph);
     record.num_stages = static_cast<std::uint32_t>(stages.size() - 1);
     record.stage_base = layout.stages.size();
     record.near_base = layout.near.size();
     layout.stages.insert(layout.stages.end(), stages.begin(), stages.end());
     // Near suffixes, stage by stage; positions past the last stage (none) keep the end.
-    std::uint32_t* start = layout.near_start.data() + pull.node_index(g, t);
+    std::uint32_t* start = layout.near_start.data() + pull.node_index(g, record.graph);
     for (std::uint32_t s = 0; s < record.num_stages; ++s) {
       const std::uint32_t window_first = s > 0 ? stages[s - 1].first_position : 0;
       for (std::uint32_t p = stages[s].first_position; p < stages[s + 1].first_position; ++p) {
@@ -109,24 +221,30 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
       }
     }
     start[v.n] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
-    layout.num_near += near_total;
-    layout.num_steps = std::max(layout.num_steps, record.num_stages);
-    layout.graphs.push_back(record);
+    layout.num_near += near_totals[j];
+    layout.num_steps = std::max(layout.num_steps, record.first_step + record.num_stages);
   }
   // The device copies each stage's near entries in whole 16-byte units (twitter_staged_kernels.cuh):
   // the unit holding the last entry must lie inside the array.
   layout.near.resize(layout.near.size() + staged_near_unit);
-  // Step k >= 1: stage k - 1's shares into the far sums of stages k + 1 and later.
+  // The chunks and the far work, step by step.
+  std::vector<std::vector<std::uint64_t>> work(layout.graphs.size());
+  for (std::size_t j = 0; j < layout.graphs.size(); ++j) {
+    work[j] = pass_bytes(by_level[j], layout.stages.data() + layout.graphs[j].stage_base, layout.graphs[j].num_stages);
+  }
   layout.chunk_offsets.assign(1, 0);
-  for (std::uint32_t k = 0; k < layout.num_steps; ++k) {
-    for (std::uint32_t j = 0; k >= 1 && j < layout.graphs.size(); ++j) {
+  layout.step_bytes.assign(layout.num_steps, 0);
+  for (std::uint32_t step = 0; step < layout.num_steps; ++step) {
+    for (std::uint32_t j = 0; j < layout.graphs.size(); ++j) {
       const staged_graph& record = layout.graphs[j];
+      if (step <= record.first_step) continue;
+      const std::uint32_t k = step - record.first_step;
       if (k + 1 >= record.num_stages) continue;
       const staged_stage* st = layout.stages.data() + record.stage_base;
+      layout.step_bytes[step] += work[j][k];
       const std::uint32_t end = st[record.num_stages].first_position;
       for (std::uint32_t first = st[k + 1].first_position; first < end; first += staged_chunk_nodes) {
-        layout.chunks.push_back({j, first, std::min(end, first + staged_chunk_nodes),
-                                 static_cast<std::uint16_t>(st[k - 1].first_position),
+        layout.chunks.push_back({j, k, first, std::min(end, first + staged_chunk_nodes), static_cast<std::uint16_t>(st[k - 1].first_position),
                                  static_cast<std::uint16_t>(st[k].first_position)});
       }
     }
@@ -139,7 +257,10 @@ std::uint64_t critical_levels(const staged_layout& staged) {
   std::vector<std::uint32_t> most(staged.num_steps, 0);
   for (const staged_graph& record : staged.graphs) {
     const staged_stage* st = staged.stages.data() + record.stage_base;
-    for (std::uint32_t k = 0; k < record.num_stages; ++k) most[k] = std::max(most[k], st[k + 1].first_level - st[k].first_level);
+    for (std::uint32_t k = 0; k < record.num_stages; ++k) {
+      std::uint32_t& m = most[record.first_step + k];
+      m = std::max(m, st[k + 1].first_level - st[k].first_level);
+    }
   }
   std::uint64_t sum = 0;
   for (std::uint32_t m : most) sum += m;
@@ -162,18 +283,19 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       stalled[t] = pull.included[t] ? sweep_pull_graph(g, pull, t, r.influence.data(), share) : sweep_graph(g, t, r.influence.data(), scratch);
     }
   }
-  // Far sums grow step by step from the chunks, as the device's helpers grow them: every position
-  // of stage s >= 2 must be visited at steps 1 .. s - 1, its cursor ending where its near list
+  // Far sums grow pass by pass from the chunks, as the device's helpers grow them: every position
+  // of stage s >= 2 must be visited at passes 1 .. s - 1, its cursor ending where its near list
   // starts.
   far.assign(g.num_nodes(), 0.0);
   std::vector<std::uint32_t> cursor(g.num_nodes(), 0), visits(g.num_nodes(), 0);
   std::vector<std::vector<double>> shares(staged.graphs.size());
   for (std::uint32_t j = 0; j < staged.graphs.size(); ++j) shares[j].assign(g.graph_size(staged.graphs[j].graph), 0.0);
-  for (std::uint32_t k = 0; k < staged.num_steps; ++k) {
-    // Critical work of step k: stage k of every graph, from base + far + its near entries.
+  for (std::uint32_t step = 0; step < staged.num_steps; ++step) {
+    // Critical work of the step: each graph's stage k of it, from base + far + its near entries.
     for (std::uint32_t j = 0; j < staged.graphs.size(); ++j) {
       const staged_graph& record = staged.graphs[j];
-      if (k >= record.num_stages) continue;
+      if (step < record.first_step || step - record.first_step >= record.num_stages) continue;
+      const std::uint32_t k = step - record.first_step;
       const pull_graph_view v(g, pull, record.graph);
       const staged_stage* st = staged.stages.data() + record.stage_base;
       const std::uint32_t window_first = k > 0 ? st[k - 1].first_position : 0;
@@ -207,16 +329,17 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       }
       if (k == 0) stalled[record.graph] = pull.graphs[record.graph].num_stalled;
     }
-    // Helper work of step k: stage k - 1's shares into the far sums of later stages. A cursor
-    // (relative to the in-list start) passes the entries below source_end, which must not lie
-    // below source_first (those were passed at earlier steps).
-    for (std::uint64_t c = staged.chunk_offsets[k]; c < staged.chunk_offsets[k + 1]; ++c) {
+    // Helper work of the step: each graph's pass k of it, stage k - 1's shares into the far sums of
+    // its later stages. A cursor (relative to the in-list start) passes the entries below
+    // source_end, which must not lie below source_first (those were passed at earlier steps).
+    for (std::uint64_t c = staged.chunk_offsets[step]; c < staged.chunk_offsets[step + 1]; ++c) {
       const staged_chunk& chunk = staged.chunks[c];
       const staged_graph& record = staged.graphs[chunk.staged];
+      const std::uint32_t k = chunk.pass;
       const pull_graph_view v(g, pull, record.graph);
       const staged_stage* st = staged.stages.data() + record.stage_base;
-      if (k == 0 || chunk.source_first != st[k - 1].first_position || chunk.source_end != st[k].first_position ||
-          chunk.first < st[k + 1].first_position || chunk.last > v.n) {
+      if (k == 0 || record.first_step + k != step || k + 1 >= record.num_stages || chunk.source_first != st[k - 1].first_position ||
+          chunk.source_end != st[k].first_position || chunk.first < st[k + 1].first_position || chunk.last > v.n) {
         fault("chunk outside its step");
       }
       for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {

@@ -7,7 +7,9 @@
 // shares of stage k - 1 (just final, held in shared memory) to the far sums of the stages after
 // k; a grid barrier separates the steps. The dependent chain per level then touches shared memory
 // only, and the bulk of the pulls (the far entries, ~88% on the RSG set) runs spread over the
-// whole GPU. Plain C++.
+// whole GPU. A graph with fewer stages than the longest starts at a later step, chosen so that
+// the far-sum work per step is balanced (a graph's early stages carry most of its far work, and
+// with every graph starting at step 0 the first steps took most of the whole far work). Plain C++.
 #pragma once
 
 #include <cstdint>
@@ -31,12 +33,14 @@ inline constexpr std::uint32_t staged_near_unit = 8;
 inline constexpr std::uint32_t staged_chunk_nodes = 256;
 
 /// One staged graph; its stages are stages[stage_base .. stage_base + num_stages] (a sentinel
-/// stage at the end: the level count and n), its near entries start at near_base.
+/// stage at the end: the level count and n), its near entries start at near_base. Its stage k is
+/// solved at step first_step + k.
 struct staged_graph {
   std::uint32_t graph = 0;  // index in the spreading-graph set
   std::uint32_t num_stages = 0;
   std::uint64_t stage_base = 0;
   std::uint64_t near_base = 0;
+  std::uint32_t first_step = 0;
 };
 
 /// First level (index into the graph's pull levels) and first position of a stage.
@@ -46,18 +50,20 @@ struct staged_stage {
 };
 static_assert(sizeof(staged_stage) == 8);
 
-/// Helper work of step k (k >= 1): for the positions [first, last) of staged graph `staged` (all
-/// in stages k + 1 and later), add to their far sums the shares of their in-list entries in
-/// stage k - 1, the positions [source_first, source_end). The entries of one source stage are
-/// contiguous in a sorted in-list, so each position keeps a cursor that moves past them.
+/// Helper work of pass k >= 1 of a graph (done at step first_step + k): for the positions
+/// [first, last) of staged graph `staged` (all in stages k + 1 and later), add to their far sums
+/// the shares of their in-list entries in stage k - 1, the positions [source_first, source_end).
+/// The entries of one source stage are contiguous in a sorted in-list, so each position keeps a
+/// cursor that moves past them (pass 1 starts it at the in-list's start).
 struct staged_chunk {
   std::uint32_t staged;
+  std::uint32_t pass;
   std::uint32_t first;
   std::uint32_t last;
   std::uint16_t source_first;
   std::uint16_t source_end;
 };
-static_assert(sizeof(staged_chunk) == 16);
+static_assert(sizeof(staged_chunk) == 20);
 
 struct staged_layout {
   std::vector<staged_graph> graphs;  // critical-block order (most levels first)
@@ -66,29 +72,40 @@ struct staged_layout {
   /// near entry of each position, relative to its graph's near_base; only staged graphs are set.
   std::vector<std::uint32_t> near_start;
   std::vector<std::uint16_t> near;  // near entries (positions), in position order
-  /// Step k adds stage k - 1's shares to the far sums of every later stage but k: chunks[
-  /// chunk_offsets[k] .. chunk_offsets[k + 1]]. num_steps = the most stages of any staged graph.
+  /// The chunks of step K, every graph's pass K - first_step: chunks[chunk_offsets[K] ..
+  /// chunk_offsets[K + 1]]. num_steps = the most stages of any staged graph.
   std::vector<std::uint64_t> chunk_offsets;
   std::vector<staged_chunk> chunks;
   std::uint32_t num_steps = 0;
+  /// The far-sum work of each step in bytes, estimated: 2 per in-list entry whose source lies in
+  /// the stage a pass adds (its near entries included), 48 per position visit, 8 per source share
+  /// a chunk stages. What balanced starts even out.
+  std::vector<std::uint64_t> step_bytes;
   std::uint64_t num_near = 0;  // near entries without padding (for the bytes moved)
 };
+
+/// When a graph with fewer stages than the longest starts: at step 0 (every graph at once) or at
+/// the step that balances the far-sum work per step (greedily, the graphs with the most work first).
+enum class staged_start { together, balanced };
 
 /// Lays out the graphs of `candidates` (indices included in `pull`) that fit the stage limits
 /// (every level at most staged_max_stage_nodes nodes and staged_max_stage_near near entries),
 /// at most `max_graphs` of them, those with the most levels first; the others are left out (a
-/// caller sweeps them another way). Sequential; O(entries of the staged graphs).
+/// caller sweeps them another way). O(entries of the staged graphs), plus, balanced, a plan per
+/// graph and start (OpenMP over the graphs).
 staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& pull,
-                                  const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs);
+                                  const std::vector<std::uint32_t>& candidates, std::uint32_t max_graphs,
+                                  staged_start when = staged_start::balanced);
 
 /// The levels on the cooperative kernel's critical path: over the steps, the most levels any
 /// staged graph solves in that step (a step ends at a grid barrier, so it lasts as long as its
 /// longest stage). At least the levels of the graph with the most.
 std::uint64_t critical_levels(const staged_layout& staged);
 
-/// The staged sweep done on the host, in the device's data order (stage by stage: base plus the
-/// far sum, plus the near sum, every near entry checked to lie in its window; far sums grown
-/// chunk by chunk through per-position cursors, each checked to stop where its near list starts);
+/// The staged sweep done on the host, in the device's data order (step by step, every graph's stage
+/// of that step: base plus the far sum, plus the near sum, every near entry checked to lie in its
+/// window; far sums grown chunk by chunk through per-position cursors, each checked to stop where
+/// its near list starts);
 /// graphs not in `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault. For
 /// tests: equals backward_sequential to rounding, exactly with integer shares.
 influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged);

@@ -3,8 +3,10 @@
 // against its window and every far sum's coverage) against the Kahn reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
+#include <set>
 
 #include "twitter/staged_layout.hpp"
 #include "twitter/twitter_fixtures.hpp"
@@ -38,6 +40,7 @@ void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull,
       EXPECT_EQ(pull.levels[r.level_base + st[k].first_level].first_position, st[k].first_position);
     }
     most = std::max(most, record.num_stages);
+    EXPECT_LE(record.first_step + record.num_stages, s.num_steps);
     // The device copies a stage's near entries in whole units: the unit of the graph's last entry
     // lies inside the list.
     const std::uint64_t end = record.near_base + start[g.graph_size(record.graph)];
@@ -61,6 +64,20 @@ void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull,
   for (std::size_t i = s.near.size() - staged_near_unit; i < s.near.size(); ++i) EXPECT_EQ(s.near[i], 0u);
   ASSERT_EQ(s.chunk_offsets.size(), static_cast<std::size_t>(s.num_steps) + 1);
   EXPECT_EQ(s.chunk_offsets.back(), s.chunks.size());
+  // Each chunk sits at its graph's pass step; its pass has a stage before and one after it.
+  ASSERT_EQ(s.step_bytes.size(), static_cast<std::size_t>(s.num_steps));
+  for (std::uint32_t step = 0; step < s.num_steps; ++step) {
+    for (std::uint64_t c = s.chunk_offsets[step]; c < s.chunk_offsets[step + 1]; ++c) {
+      const staged_chunk& chunk = s.chunks[c];
+      const staged_graph& record = s.graphs[chunk.staged];
+      EXPECT_EQ(record.first_step + chunk.pass, step);
+      EXPECT_GE(chunk.pass, 1u);
+      EXPECT_LT(chunk.pass + 1, record.num_stages);
+    }
+    if (s.chunk_offsets[step] == s.chunk_offsets[step + 1]) {
+      EXPECT_EQ(s.step_bytes[step], 0u);
+    }
+  }
 }
 
 void expect_staged_sweep_matches(const spreading_graphs& g, const staged_layout& s, const pull_layout& pull, double tolerance) {
@@ -112,6 +129,39 @@ TEST(StagedLayout, DenseGraphsTakeManyStagesAndFarSums) {
     EXPECT_GE(pull.graphs[s.graphs[j - 1].graph].num_levels, pull.graphs[s.graphs[j].graph].num_levels);
   }
   EXPECT_LT(s.num_near, g.num_edges() / 2);
+  expect_staged_sweep_matches(g, s, pull, 1e-12);
+  // Balanced starts never lengthen a step: no step's longest stage is longer than with every
+  // graph starting at step 0, and the sweep gets the same bits either way.
+  const staged_layout together = build_staged_layout(g, pull, every_graph(g), 1000, staged_start::together);
+  expect_stage_invariants(g, pull, together);
+  for (const staged_graph& record : together.graphs) EXPECT_EQ(record.first_step, 0u);
+  EXPECT_LE(critical_levels(s), critical_levels(together));
+  EXPECT_EQ(sweep_staged_layout(g, pull, together).influence, sweep_staged_layout(g, pull, s).influence);
+}
+
+std::uint64_t busiest_step(const staged_layout& s) { return *std::max_element(s.step_bytes.begin(), s.step_bytes.end()); }
+
+TEST(StagedLayout, BalancedStartsSpreadTheFarWorkWithoutLongerSteps) {
+  // One long graph and eight shorter ones of one shape: starting together, the shorter graphs'
+  // heavy first passes fall on the same steps; balanced, they start at different steps, each
+  // re-planned so that none of its stages is longer than the long graph's at that step.
+  rsg_params p;
+  p.seed = 9;
+  p.batches = {{1, 5000, 5000, 5.0}, {8, 1500, 1500, 5.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  const pull_layout pull = build_pull_layout(g, 2);
+  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  const staged_layout together = build_staged_layout(g, pull, every_graph(g), 1000, staged_start::together);
+  expect_stage_invariants(g, pull, s);
+  ASSERT_EQ(s.graphs.size(), g.num_graphs());
+  std::uint32_t longest = 0;
+  for (const staged_graph& record : s.graphs) longest = std::max(longest, pull.graphs[record.graph].num_levels);
+  EXPECT_EQ(critical_levels(s), longest);
+  EXPECT_GT(critical_levels(together), longest);
+  std::set<std::uint32_t> starts;
+  for (const staged_graph& record : s.graphs) starts.insert(record.first_step);
+  EXPECT_GT(starts.size(), 4u);
+  EXPECT_LT(busiest_step(s), busiest_step(together) / 2);
   expect_staged_sweep_matches(g, s, pull, 1e-12);
 }
 
