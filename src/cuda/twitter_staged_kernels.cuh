@@ -142,6 +142,12 @@ __device__ __forceinline__ double shared_load_f64(std::uint32_t address) {
   return value;
 }
 inline constexpr std::size_t staged_shared_bytes = staged_units_offset + 16 * staged_near_units;
+/// Eight values added as a balanced tree (a fixed order, so a run is deterministic; three
+/// dependent adds instead of seven).
+__device__ __forceinline__ double tree_sum8(const double (&part)[8]) {
+  return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
 
 __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   using namespace twitter::detail;
@@ -301,8 +307,7 @@ __device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t
           older += last_older ? 1u : 0u;
           part[j] = sm.window[last_older & ok ? u % W : staged_zero_slot];
         }
-        static_assert(R == 8, "the tree below adds eight entries");
-        sum += ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+        sum += tree_sum8(part);
         if (!last_older) break;  // sorted: the lane's later entries are the chain's
       }
       for (std::uint32_t o = g / 2; o > 0; o /= 2) {
@@ -371,7 +376,7 @@ __device__ bool staged_chain(const staged_shared& sm, const std::uint16_t* s_nea
       for (std::uint32_t j = 0; j < staged_recent_slots; ++j) {
         part[j] = shared_load_f64(window + (j % 2 ? words[j / 2] >> 16 : words[j / 2] & 0xffffu));
       }
-      double sum = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+      double sum = tree_sum8(part);
       for (std::uint32_t e = sm.tail_start[i]; e < end; ++e) {
         const std::uint32_t u = s_near[e];
         const bool ok = (u >= window_first) & (u < first);
@@ -533,10 +538,14 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
     const auto end = static_cast<std::uint32_t>(cursor >> 32);
     std::uint32_t unit = e / align;
     uint4 w[batch];
+    // The batch of units from `unit`; those past the in-list read as padding (above every source).
+    auto load_batch = [&] {
 #pragma unroll
-    for (std::uint32_t i = 0; i < batch; ++i) {
-      w[i] = (unit + i) * align < end ? __ldcs(units + unit + i) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
-    }
+      for (std::uint32_t i = 0; i < batch; ++i) {
+        w[i] = (unit + i) * align < end ? __ldcs(units + unit + i) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+      }
+    };
+    load_batch();
     // The next chunk's record, read now and stored after the barrier, so the block does not wait
     // for the claim and the read.
     staged_chunk_ref upcoming{};
@@ -571,10 +580,7 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
       more = e == (unit + batch) * align && e < end;  // the whole round was this stage's
       if (more) {
         unit += batch;
-#pragma unroll
-        for (std::uint32_t i = 0; i < batch; ++i) {
-          w[i] = (unit + i) * align < end ? __ldcs(units + unit + i) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
-        }
+        load_batch();
       }
     }
     if (bad) atomicOr(v.pull.error, staged_error_bit);

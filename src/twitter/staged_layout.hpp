@@ -73,7 +73,8 @@ struct staged_layout {
   std::vector<std::uint32_t> near_start;
   std::vector<std::uint16_t> near;  // near entries (positions), in position order
   /// The chunks of step K, every graph's pass K - first_step: chunks[chunk_offsets[K] ..
-  /// chunk_offsets[K + 1]]. num_steps = the most stages of any staged graph.
+  /// chunk_offsets[K + 1]]. num_steps = the most first_step + num_stages of any staged graph (the
+  /// most stages: a graph starts no later than it can end with the longest).
   std::vector<std::uint64_t> chunk_offsets;
   std::vector<staged_chunk> chunks;
   std::uint32_t num_steps = 0;
@@ -105,9 +106,9 @@ std::uint64_t critical_levels(const staged_layout& staged);
 /// The staged sweep done on the host, in the device's data order (step by step, every graph's stage
 /// of that step: base plus the far sum, plus the near sum, every near entry checked to lie in its
 /// window; far sums grown chunk by chunk through per-position cursors, each checked to stop where
-/// its near list starts);
-/// graphs not in `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault. For
-/// tests: equals backward_sequential to rounding, exactly with integer shares.
+/// its near list starts); graphs not in `staged` are swept as sweep_pull_layout does. Throws
+/// wildfire::error on a layout fault. For tests: equals backward_sequential to rounding, exactly
+/// with integer shares.
 influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged);
 
 }  // namespace wildfire::twitter::detail
