@@ -110,7 +110,7 @@ struct twitter_backward_session::impl {
   device_array<twitter::detail::staged_graph> staged_graphs;
   device_array<twitter::detail::staged_stage> staged_stages;
   device_array<std::uint32_t> staged_near_start, staged_counters;
-  device_array<std::uint16_t> staged_near;
+  device_array<std::uint16_t> staged_near, staged_older_near, staged_recent_slots;
   device_array<std::uint64_t> staged_chunk_offsets;
   device_array<k::staged_chunk_ref> staged_chunks;
   device_array<double> staged_far;
@@ -270,6 +270,8 @@ struct twitter_backward_session::impl {
     staged_stages.upload(staged.stages);
     staged_near_start.upload(staged.near_start);
     staged_near.upload(staged.near);
+    staged_older_near.upload(staged.older_near);
+    staged_recent_slots.upload(staged.recent_slots);
     staged_chunk_offsets.upload(staged.chunk_offsets);
     std::vector<k::staged_chunk_ref> chunks;
     chunks.reserve(staged.chunks.size());
@@ -283,8 +285,8 @@ struct twitter_backward_session::impl {
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_steps = staged.num_steps;
-    // Bytes moved beyond the pull layout's: near entries (2 B) and their starts (4 B per
-    // position), stage records, chunks with their source shares (8 B each), and per chunk visit
+    // Bytes moved beyond the pull layout's: near entries (2 B), their starts, older counts and
+    // recent slots (4 + 2 + 16 B per position), stage records, chunks with their source shares (8 B each), and per chunk visit
     // of a position its cursor and far sum read and written (32 B).
     std::uint64_t positions = 0, visits = 0, sources = 0;
     for (const auto& record : staged.graphs) positions += g.graph_size(record.graph);
@@ -292,7 +294,7 @@ struct twitter_backward_session::impl {
       visits += chunk.last - chunk.first;
       sources += static_cast<std::uint64_t>(chunk.source_end - chunk.source_first);
     }
-    staged_bytes = 2 * staged.num_near + 4 * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
+    staged_bytes = 2 * staged.num_near + (4 + 2 + 16) * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
                    sizeof(k::staged_chunk_ref) * staged.chunks.size() + 8 * sources + 32 * visits;
   }
 
@@ -301,6 +303,7 @@ struct twitter_backward_session::impl {
     if (staged_graphs.size == 0) return;
     k::staged_view view{pull_kernel_view(),       staged_graphs.ptr,         static_cast<std::uint32_t>(staged_graphs.size),
                         staged_stages.ptr,        staged_near_start.ptr,     staged_near.ptr,
+                        staged_older_near.ptr,    reinterpret_cast<const uint4*>(staged_recent_slots.ptr),
                         staged_chunk_offsets.ptr, staged_chunks.ptr,         staged_steps,
                         staged_far.ptr,           staged_cursor.ptr,         staged_counters.ptr,
                         staged_timeline};

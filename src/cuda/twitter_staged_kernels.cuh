@@ -53,6 +53,8 @@ struct staged_view {
   const twitter::detail::staged_stage* stages;
   const std::uint32_t* near_start;  // per pull node record
   const std::uint16_t* near;
+  const std::uint16_t* older_near;  // per pull node record
+  const uint4* recent_slots;        // per pull node record
   const std::uint64_t* chunk_offsets;  // num_steps + 1
   const staged_chunk_ref* chunks;
   std::uint32_t num_steps;
@@ -100,7 +102,7 @@ struct staged_shared {
   uint4* recent_slots;         // per stage position, the byte offsets in the window of its first
                                // staged_recent_slots chain entries' shares (the zero slot's past them)
   std::uint32_t* near_start;   // stage-relative, one past the stage's positions
-  std::uint32_t* tail_start;   // per stage position, its chain entries past the recent slots
+  std::uint32_t* recent_start;  // per stage position, its first recent (chain) entry, stage-relative
   std::uint32_t* level_first;  // first position of the levels from staged_recent_levels before the
                                // stage to its end: level l of the stage at l + staged_recent_levels
   std::uint16_t* degree;       // out-degree per stage position
@@ -109,22 +111,20 @@ struct staged_shared {
 
 /// The levels of a stage are split between the warps of its critical block: warp 0, the chain
 /// warp, solves them one after another, adding to each node the near entries of its last
-/// staged_recent_levels levels; the other warps (level helpers, one level each in turn) have by
-/// then added its older near entries to its base + far value, as soon as those were final.
-inline constexpr std::uint32_t staged_recent_levels = 5;
+/// staged_recent_levels levels (twitter/staged_layout.hpp); the other warps (level helpers, one
+/// level each in turn) have by then added its older near entries to its base + far value, as
+/// soon as those were final.
+using twitter::detail::staged_recent_levels;
+using twitter::detail::staged_recent_slots;
+using twitter::detail::staged_zero_slot;
 /// Entries a level helper lane reads in one round of independent loads.
 inline constexpr std::uint32_t staged_round_entries = 8;
-/// A node's chain entries its level helper turns into byte offsets of window slots (16 bits each,
-/// one 16-byte load for the chain warp); further ones (rare on the RSG set) the chain reads one at
-/// a time.
-inline constexpr std::uint32_t staged_recent_slots = 8;
 
 inline constexpr std::size_t staged_near_start_slots = twitter::detail::staged_max_stage_nodes + 4;
 inline constexpr std::size_t staged_level_slots =  // a multiple of four keeps what follows 16-byte aligned
     (twitter::detail::staged_max_stage_levels + staged_recent_levels + 4 + 3) / 4 * 4;
 /// A stage's near entries start anywhere in a unit and end anywhere in another: one unit more.
 inline constexpr std::size_t staged_near_units = twitter::detail::staged_max_stage_near / twitter::detail::staged_near_unit + 1;
-inline constexpr std::uint32_t staged_zero_slot = twitter::detail::staged_window;
 inline constexpr std::size_t staged_units_offset =
     8 * (twitter::detail::staged_window + 2 + 2 * twitter::detail::staged_max_stage_nodes) +
     16 * twitter::detail::staged_max_stage_nodes + 2 * 4 * staged_near_start_slots + 4 * staged_level_slots +
@@ -157,8 +157,8 @@ __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   s.rcp = s.acc + staged_max_stage_nodes;
   s.recent_slots = reinterpret_cast<uint4*>(s.rcp + staged_max_stage_nodes);  // 16-byte aligned: asserted below
   s.near_start = reinterpret_cast<std::uint32_t*>(s.recent_slots + staged_max_stage_nodes);
-  s.tail_start = s.near_start + staged_near_start_slots;
-  s.level_first = s.tail_start + staged_near_start_slots;
+  s.recent_start = s.near_start + staged_near_start_slots;
+  s.level_first = s.recent_start + staged_near_start_slots;
   s.degree = reinterpret_cast<std::uint16_t*>(s.level_first + staged_level_slots);
   s.near_units = reinterpret_cast<uint4*>(s.degree + staged_max_stage_nodes);
   return s;
@@ -175,6 +175,8 @@ struct staged_graph_ref {
   const twitter::detail::staged_stage* stages;
   const std::uint32_t* near_start;
   const std::uint16_t* near;
+  const std::uint16_t* older_near;
+  const uint4* recent_slots;
   std::uint64_t near_base;  // index of `near` in the whole near list
   std::uint32_t first_step;  // the step of its stage 0
 };
@@ -192,6 +194,8 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
           v.stages + record.stage_base,
           v.near_start + lo + t,
           v.near + record.near_base,
+          v.older_near + lo + t,
+          v.recent_slots + lo + t,
           record.near_base,
           record.first_step};
 }
@@ -216,6 +220,8 @@ __device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, const
   const std::uint32_t b = s.cur.first_position, c = s.next.first_position;
   prefetch_l2(reinterpret_cast<const char*>(gr.nodes + b), reinterpret_cast<const char*>(gr.nodes + c + 1));
   prefetch_l2(reinterpret_cast<const char*>(gr.near_start + b), reinterpret_cast<const char*>(gr.near_start + c + 1));
+  prefetch_l2(reinterpret_cast<const char*>(gr.older_near + b), reinterpret_cast<const char*>(gr.older_near + c));
+  prefetch_l2(reinterpret_cast<const char*>(gr.recent_slots + b), reinterpret_cast<const char*>(gr.recent_slots + c));
   prefetch_l2(reinterpret_cast<const char*>(gr.near + s.near_first), reinterpret_cast<const char*>(gr.near + s.near_first + s.near_count));
   prefetch_l2(reinterpret_cast<const char*>(gr.levels + s.cur.first_level),
               reinterpret_cast<const char*>(gr.levels + s.next.first_level + 1));
@@ -262,10 +268,10 @@ __device__ __forceinline__ std::uint32_t level_sources_barrier(std::uint32_t l) 
 }
 
 /// A level helper's share of a stage: for each of its levels l, once the chain warp has solved
-/// level l - staged_recent_levels - 1, it adds to every node of l the shares of its near entries
-/// below level l - staged_recent_levels (a sorted prefix of its near list; g lanes a node, rounds
-/// of independent loads, a tree, shuffles) and packs the rest's first window offsets, checked,
-/// for the chain. Returns whether an entry lay outside the window (a layout bug).
+/// level l - staged_recent_levels - 1, it adds to every node of l the shares of its older near
+/// entries (those below level l - staged_recent_levels: the prefix of its near list up to its
+/// recent start, from the layout; g lanes a node, rounds of independent loads, a tree, shuffles),
+/// checked against the window. Returns whether an entry lay outside it (a layout bug).
 template <int Block, bool Timeline>
 __device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t* s_near, std::uint32_t b,
                                     std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
@@ -289,49 +295,23 @@ __device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t
       const std::uint32_t p = round + (lane >> shift);
       const bool active = p < last;
       const std::uint32_t i = active ? p - b : 0u;
-      const std::uint32_t begin = sm.near_start[i];
-      const std::uint32_t end = active ? sm.near_start[i + 1] : 0u;
+      const std::uint32_t older_end = active ? sm.recent_start[i] : 0u;
       double sum = 0.0;
-      std::uint32_t older = 0;
-      for (std::uint32_t at = begin + member;; at += R * g) {
+      for (std::uint32_t at = sm.near_start[i] + member; at < older_end; at += R * g) {
         double part[R];
-        bool last_older = false;
 #pragma unroll
         for (std::uint32_t j = 0; j < R; ++j) {
           const std::uint32_t e = at + j * g;
-          const bool in = e < end;
+          const bool in = e < older_end;
           const std::uint32_t u = s_near[in ? e : 0u];
-          last_older = in & (u < threshold);
-          const bool ok = u >= window_first;
-          bad |= last_older & !ok;
-          older += last_older ? 1u : 0u;
-          part[j] = sm.window[last_older & ok ? u % W : staged_zero_slot];
+          const bool ok = (u >= window_first) & (u < threshold);
+          bad |= in & !ok;
+          part[j] = sm.window[in & ok ? u % W : staged_zero_slot];
         }
         sum += tree_sum8(part);
-        if (!last_older) break;  // sorted: the lane's later entries are the chain's
       }
-      for (std::uint32_t o = g / 2; o > 0; o /= 2) {
-        sum += __shfl_xor_sync(0xffffffffu, sum, o);
-        older += __shfl_xor_sync(0xffffffffu, older, o);
-      }
-      if (active && member == 0) {
-        sm.acc[i] += sum;
-        // The chain's first entries as window slots, checked here, off its path.
-        const std::uint32_t recent = begin + older;
-        std::uint32_t slot[staged_recent_slots];
-#pragma unroll
-        for (std::uint32_t j = 0; j < staged_recent_slots; ++j) {
-          const std::uint32_t e = recent + j;
-          const bool in = e < end;
-          const std::uint32_t u = s_near[in ? e : 0u];
-          const bool ok = (u >= window_first) & (u < first);
-          bad |= in & !ok;
-          slot[j] = (in & ok ? u % W : staged_zero_slot) * sizeof(double);
-        }
-        static_assert(staged_recent_slots == 8, "two slots a word, four words");
-        sm.recent_slots[i] = make_uint4(slot[0] | slot[1] << 16, slot[2] | slot[3] << 16, slot[4] | slot[5] << 16, slot[6] | slot[7] << 16);
-        sm.tail_start[i] = min(recent + staged_recent_slots, end);
-      }
+      for (std::uint32_t o = g / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+      if (active && member == 0) sm.acc[i] += sum;
     }
     named_barrier_arrive(level_ready_barrier<Block>(l));
   }
@@ -340,12 +320,14 @@ __device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t
 }
 
 /// The chain warp's share of a stage: its levels in order, a lane per node (rounds of 32): the
-/// node's value is its helper-summed base + far + older near value plus the shares of its last
-/// staged_recent_levels levels' entries (window slots its helper prepared: one 16-byte load, then
-/// independent loads and a tree; further entries one at a time), then the division by the staged
-/// reciprocal (divide_by_degree: bit-equal). Its influence and share stay in shared memory (the
-/// block stores them after the stage). A level's dependent chain stays inside one warp: no block
-/// barrier, no shuffle, no global store.
+/// node's value is its helper-summed base + far + older near value plus the shares of its recent
+/// entries (its first window slots, from the layout: independent loads and a tree; further
+/// entries one at a time), then the division by the staged reciprocal (divide_by_degree:
+/// bit-equal). Its influence and share stay in shared memory (the block stores them after the
+/// stage). A level's dependent chain stays inside one warp: no block barrier, no shuffle, no
+/// global store and no bounds check. (Solving a group of consecutive levels of at most 32 nodes
+/// in one pass, a lane a node and a __syncwarp between the levels, made a level slower on the
+/// H100: 427 against 352 ns; branch exp/staged-chain-groups.)
 template <int Block, bool Timeline>
 __device__ bool staged_chain(const staged_shared& sm, const std::uint16_t* s_near, std::uint32_t b,
                              std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
@@ -364,12 +346,13 @@ __device__ bool staged_chain(const staged_shared& sm, const std::uint16_t* s_nea
       const std::uint32_t i = active ? p - b : 0u;
       // What the helpers do not write is read before waiting for them.
       const std::uint32_t end = active ? sm.near_start[i + 1] : 0u;
+      const std::uint32_t tail = sm.recent_start[i] + staged_recent_slots;
       const double degree = sm.degree[i];
       const double r = sm.rcp[i];
+      const uint4 slots = sm.recent_slots[i];
       if (round == first) {
         named_barrier_sync_timed<Timeline>(1 + ready, sm, waited);
       }
-      const uint4 slots = sm.recent_slots[i];
       const std::uint32_t words[4] = {slots.x, slots.y, slots.z, slots.w};
       double part[staged_recent_slots];
 #pragma unroll
@@ -377,7 +360,7 @@ __device__ bool staged_chain(const staged_shared& sm, const std::uint16_t* s_nea
         part[j] = shared_load_f64(window + (j % 2 ? words[j / 2] >> 16 : words[j / 2] & 0xffffu));
       }
       double sum = tree_sum8(part);
-      for (std::uint32_t e = sm.tail_start[i]; e < end; ++e) {
+      for (std::uint32_t e = tail; e < end; ++e) {
         const std::uint32_t u = s_near[e];
         const bool ok = (u >= window_first) & (u < first);
         bad |= !ok;
@@ -427,13 +410,21 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     return;
   }
   bool copy_bad = false;
-  // Stage the stage: node records, near lists, level bounds and base + far values. Far sums of
-  // stages 0 and 1 are empty (their whole in-lists are near).
+  // Stage the stage: node records, near lists and their recent starts and slots, level bounds and
+  // base + far values. Far sums of stages 0 and 1 are empty (their whole in-lists are near).
   for (std::uint32_t i = threadIdx.x; i < count; i += Block) {
     const pull_node node = nodes[b + i];
     copy_bad |= node.local_id >= n;  // a layout bug
     sm.degree[i] = node.out_degree;
-    sm.near_start[i] = near_start[b + i] - near_first;
+    const std::uint32_t start = near_start[b + i] - near_first, recent = start + gr.older_near[b + i];
+    sm.near_start[i] = start;
+    copy_bad |= recent > near_count;  // layout bugs, kept inside the stage's entries and the window
+    sm.recent_start[i] = min(recent, near_count);
+    const uint4 slots = __ldg(gr.recent_slots + b + i);
+    constexpr std::uint32_t zero = 8 * staged_zero_slot;
+    copy_bad |= max(max(slots.x & 0xffffu, slots.x >> 16), max(slots.y & 0xffffu, slots.y >> 16)) > zero ||
+                max(max(slots.z & 0xffffu, slots.z >> 16), max(slots.w & 0xffffu, slots.w >> 16)) > zero;
+    sm.recent_slots[i] = slots;
     double acc = node.local_id < n ? v.pull.base[lo + node.local_id] : 0.0;
     if (k >= 2) acc += __ldcg(v.far + lo + b + i);
     sm.acc[i] = acc;

@@ -178,6 +178,8 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
   WF_EXPECTS(pull.graphs.size() == g.num_graphs(), "layout", "built for another graph set");
   staged_layout layout;
   layout.near_start.assign(pull.nodes.size(), 0);
+  layout.older_near.assign(pull.nodes.size(), 0);
+  layout.recent_slots.assign(pull.nodes.size() * staged_recent_slots, 8 * staged_zero_slot);
   // Most levels first: the longest chains get critical blocks when there are too few.
   std::vector<std::uint32_t> order;
   for (std::uint32_t t : candidates) {
@@ -210,14 +212,25 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
     record.stage_base = layout.stages.size();
     record.near_base = layout.near.size();
     layout.stages.insert(layout.stages.end(), stages.begin(), stages.end());
-    // Near suffixes, stage by stage; positions past the last stage (none) keep the end.
-    std::uint32_t* start = layout.near_start.data() + pull.node_index(g, record.graph);
+    // Near suffixes, stage by stage, with each position's older count and recent slots;
+    // positions past the last stage (none) keep the end.
+    const std::uint64_t node = pull.node_index(g, record.graph);
+    std::uint32_t* start = layout.near_start.data() + node;
     for (std::uint32_t s = 0; s < record.num_stages; ++s) {
       const std::uint32_t window_first = s > 0 ? stages[s - 1].first_position : 0;
-      for (std::uint32_t p = stages[s].first_position; p < stages[s + 1].first_position; ++p) {
-        start[p] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
-        const auto [b, e] = v.entries_from(p, window_first);
-        layout.near.insert(layout.near.end(), b, e);
+      for (std::uint32_t l = stages[s].first_level; l < stages[s + 1].first_level; ++l) {
+        const std::uint32_t threshold = l >= staged_recent_levels ? v.levels[l - staged_recent_levels].first_position : 0;
+        for (std::uint32_t p = v.levels[l].first_position; p < v.levels[l + 1].first_position; ++p) {
+          start[p] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
+          const auto [b, e] = v.entries_from(p, window_first);
+          const std::uint16_t* recent = std::lower_bound(b, e, static_cast<std::uint16_t>(threshold));
+          layout.older_near[node + p] = static_cast<std::uint16_t>(recent - b);
+          for (std::uint32_t i = 0; i < staged_recent_slots; ++i) {
+            layout.recent_slots[(node + p) * staged_recent_slots + i] =
+                static_cast<std::uint16_t>(8 * (recent + i < e ? recent[i] % staged_window : staged_zero_slot));
+          }
+          layout.near.insert(layout.near.end(), b, e);
+        }
       }
     }
     start[v.n] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
@@ -306,18 +319,30 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
           near_start[st[k + 1].first_position] - near_start[st[k].first_position] > staged_max_stage_near) {
         fault("stage past its limits");
       }
+      const std::uint64_t records = pull.node_index(g, record.graph);
       for (std::uint32_t l = st[k].first_level; l < st[k + 1].first_level; ++l) {
         const std::uint32_t level_first = v.levels[l].first_position;
+        // Older entries (the level helpers') lie below the level staged_recent_levels back; the
+        // chain's recent ones from there, its first slots their window offsets.
+        const std::uint32_t recent_from = l >= staged_recent_levels ? v.levels[l - staged_recent_levels].first_position : 0;
         for (std::uint32_t p = level_first; p < v.levels[l + 1].first_position; ++p) {
           if (k >= 2) {
             if (visits[v.lo + p] != k - 1) fault("far sum incomplete");
             const auto [b, e] = v.entries_from(p, window_first);
             if (v.sources + v.nodes[p].in_begin + cursor[v.lo + p] != b) fault("cursor not at the near list");
           }
+          const std::uint32_t older = staged.older_near[records + p];
+          if (older > near_start[p + 1] - near_start[p]) fault("older count past the near list");
+          for (std::uint32_t i = 0; i < staged_recent_slots; ++i) {
+            const std::uint32_t e = near_start[p] + older + i;
+            const std::uint32_t slot = e < near_start[p + 1] ? near[e] % staged_window : staged_zero_slot;
+            if (staged.recent_slots[(records + p) * staged_recent_slots + i] != 8 * slot) fault("recent slot not the near entry's");
+          }
           double sum = 0.0;
           for (std::uint32_t e = near_start[p]; e < near_start[p + 1]; ++e) {
             if (near[e] < window_first || near[e] >= level_first) fault("near entry outside its window");
             if (near[e] - window_first >= staged_window) fault("window too small");
+            if ((e - near_start[p] < older) != (near[e] < recent_from)) fault("older count not at the recent levels");
             sum += shares[j][near[e]];
           }
           const pull_node node = v.nodes[p];

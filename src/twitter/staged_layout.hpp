@@ -31,6 +31,13 @@ inline constexpr std::uint32_t staged_max_stage_near = 16384;
 inline constexpr std::uint32_t staged_near_unit = 8;
 /// Target positions per far-sum chunk (a block's unit of helper work, a thread per position).
 inline constexpr std::uint32_t staged_chunk_nodes = 256;
+/// The chain warp adds a node's near entries of its last staged_recent_levels levels (its
+/// "recent" entries); its level helper has added the older ones. The first staged_recent_slots
+/// recent entries reach the chain as byte offsets of their window slots (16 bits each, one 16-byte
+/// record), the zero slot's (staged_window) past its list; further ones it reads one at a time.
+inline constexpr std::uint32_t staged_recent_levels = 5;
+inline constexpr std::uint32_t staged_recent_slots = 8;
+inline constexpr std::uint32_t staged_zero_slot = staged_window;
 
 /// One staged graph; its stages are stages[stage_base .. stage_base + num_stages] (a sentinel
 /// stage at the end: the level count and n), its near entries start at near_base. Its stage k is
@@ -72,6 +79,12 @@ struct staged_layout {
   /// near entry of each position, relative to its graph's near_base; only staged graphs are set.
   std::vector<std::uint32_t> near_start;
   std::vector<std::uint16_t> near;  // near entries (positions), in position order
+  /// Per node record, like near_start: how many of the position's near entries are older (below
+  /// its level - staged_recent_levels), and its recent entries' first window slots (staged_recent_slots
+  /// byte offsets a record). Structure only, so the device reads them with the stage instead of
+  /// having the level helpers find and pack them level by level.
+  std::vector<std::uint16_t> older_near;
+  std::vector<std::uint16_t> recent_slots;
   /// The chunks of step K, every graph's pass K - first_step: chunks[chunk_offsets[K] ..
   /// chunk_offsets[K + 1]]. num_steps = the most first_step + num_stages of any staged graph (the
   /// most stages: a graph starts no later than it can end with the longest).

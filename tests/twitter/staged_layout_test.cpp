@@ -139,6 +139,29 @@ TEST(StagedLayout, DenseGraphsTakeManyStagesAndFarSums) {
   EXPECT_EQ(sweep_staged_layout(g, pull, together).influence, sweep_staged_layout(g, pull, s).influence);
 }
 
+TEST(StagedLayout, TheSweepChecksOlderCountsAndRecentSlots) {
+  // The device takes each position's older count and recent window slots from the layout instead
+  // of reading its near list: the host sweep checks both, so a wrong one cannot pass unnoticed.
+  rsg_params p;
+  p.seed = 9;
+  p.batches = {{1, 2000, 2000, 10.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  const pull_layout pull = build_pull_layout(g, 2);
+  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  ASSERT_EQ(s.graphs.size(), 1u);
+  EXPECT_NO_THROW(sweep_staged_layout(g, pull, s));
+  // A position deep in the graph has both older and recent entries.
+  const std::uint64_t record = pull.node_index(g, s.graphs[0].graph) + g.graph_size(s.graphs[0].graph) - 1;
+  ASSERT_GT(s.older_near[record], 0u);
+  ASSERT_NE(s.recent_slots[record * staged_recent_slots], 8 * staged_zero_slot);
+  staged_layout older = s;
+  --older.older_near[record];
+  EXPECT_THROW(sweep_staged_layout(g, pull, older), error);
+  staged_layout slot = s;
+  slot.recent_slots[record * staged_recent_slots] = 8 * staged_zero_slot;
+  EXPECT_THROW(sweep_staged_layout(g, pull, slot), error);
+}
+
 std::uint64_t busiest_step(const staged_layout& s) { return *std::max_element(s.step_bytes.begin(), s.step_bytes.end()); }
 
 TEST(StagedLayout, BalancedStartsSpreadTheFarWorkWithoutLongerSteps) {
