@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 6's headline comparison on the LiveJournal-sized graph (gen_powerlaw --n 4847571
-# --m 68993773 --seed 1), IC, weighted cascade, degree costs, eps 0.5, b = 16, eta 5000: MERIT on
+# --m 68993773 --seed 1), IC, weighted cascade, degree costs, eps 0.5, b = 16, eta 5000
+# (WF_AMCSS_ETA sets another): MERIT on
 # the GPU and PASTI-16 (ASTI on 16 threads) on the SAME realizations, so that their costs compare
 # world by world (docs/amcss.md, "Comparing costs"). One PASTI-16 realization takes minutes here,
 # so a call covers realizations WF_AMCSS_FIRST (default 0), WF_AMCSS_FIRST + 1, ... for PASTI, one
@@ -22,7 +23,7 @@ wf_build --fatal amcss_bench wildfire
 wf_wc_graph_finish "$graph" "$out"
 echo "built and graph ready after $(elapsed) s"
 bench=$build/bench/amcss_bench
-common=(-i "$graph" -w wc --name lj_like --models IC --batches 16 --etas 5000 -p 16 --round-log)
+common=(-i "$graph" -w wc --name lj_like --models IC --batches 16 --etas "${WF_AMCSS_ETA:-5000}" -p 16 --round-log)
 # A row per realization, so that each world's time compares with PASTI's.
 for ((realization = first; realization < first + merit_r; ++realization)); do
   timeout 60 $bench "${common[@]}" --first-realization "$realization" --runs merit:gpu -R 1 \
