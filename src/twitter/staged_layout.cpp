@@ -39,6 +39,11 @@ struct pull_graph_view {
     const std::uint16_t* end = std::lower_bound(begin, sources + nodes[p + 1].in_begin, pull_pad);
     return {std::lower_bound(begin, end, static_cast<std::uint16_t>(std::min<std::uint32_t>(from, pull_pad))), end};
   }
+  /// The first position of level l's recent entries (those the chain warp adds): the level
+  /// staged_recent_levels back; entries below it are older (a level helper adds them).
+  std::uint32_t recent_from(std::uint32_t l) const {
+    return l >= staged_recent_levels ? levels[l - staged_recent_levels].first_position : 0;
+  }
   std::uint32_t near_count(std::uint32_t p, std::uint32_t from) const {
     const auto [b, e] = entries_from(p, from);
     return static_cast<std::uint32_t>(e - b);
@@ -219,7 +224,7 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
     for (std::uint32_t s = 0; s < record.num_stages; ++s) {
       const std::uint32_t window_first = s > 0 ? stages[s - 1].first_position : 0;
       for (std::uint32_t l = stages[s].first_level; l < stages[s + 1].first_level; ++l) {
-        const std::uint32_t threshold = l >= staged_recent_levels ? v.levels[l - staged_recent_levels].first_position : 0;
+        const std::uint32_t threshold = v.recent_from(l);
         for (std::uint32_t p = v.levels[l].first_position; p < v.levels[l + 1].first_position; ++p) {
           start[p] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
           const auto [b, e] = v.entries_from(p, window_first);
@@ -322,9 +327,9 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       const std::uint64_t records = pull.node_index(g, record.graph);
       for (std::uint32_t l = st[k].first_level; l < st[k + 1].first_level; ++l) {
         const std::uint32_t level_first = v.levels[l].first_position;
-        // Older entries (the level helpers') lie below the level staged_recent_levels back; the
-        // chain's recent ones from there, its first slots their window offsets.
-        const std::uint32_t recent_from = l >= staged_recent_levels ? v.levels[l - staged_recent_levels].first_position : 0;
+        // Older entries (the level helpers') lie below recent_from; the chain's recent ones from
+        // there, its first slots their window offsets.
+        const std::uint32_t recent_from = v.recent_from(l);
         for (std::uint32_t p = level_first; p < v.levels[l + 1].first_position; ++p) {
           if (k >= 2) {
             if (visits[v.lo + p] != k - 1) fault("far sum incomplete");
