@@ -125,21 +125,44 @@ inline constexpr std::size_t staged_level_slots =  // a multiple of four keeps w
     (twitter::detail::staged_max_stage_levels + staged_recent_levels + 4 + 3) / 4 * 4;
 /// A stage's near entries start anywhere in a unit and end anywhere in another: one unit more.
 inline constexpr std::size_t staged_near_units = twitter::detail::staged_max_stage_near / twitter::detail::staged_near_unit + 1;
-inline constexpr std::size_t staged_units_offset =
-    8 * (twitter::detail::staged_window + 2 + 2 * twitter::detail::staged_max_stage_nodes) +
-    16 * twitter::detail::staged_max_stage_nodes + 2 * 4 * staged_near_start_slots + 4 * staged_level_slots +
-    2 * twitter::detail::staged_max_stage_nodes;
+/// Byte offsets of a critical block's arrays in its dynamic shared memory (carve_staged); the chain
+/// warp and the level helpers address them from one 32-bit base (staged_base).
+inline constexpr std::uint32_t staged_acc_at = 8 * (twitter::detail::staged_window + 2);
+inline constexpr std::uint32_t staged_rcp_at = staged_acc_at + 8 * twitter::detail::staged_max_stage_nodes;
+inline constexpr std::uint32_t staged_slots_at = staged_rcp_at + 8 * twitter::detail::staged_max_stage_nodes;
+inline constexpr std::uint32_t staged_near_start_at = staged_slots_at + 16 * twitter::detail::staged_max_stage_nodes;
+inline constexpr std::uint32_t staged_recent_start_at = staged_near_start_at + 4 * staged_near_start_slots;
+inline constexpr std::uint32_t staged_level_first_at = staged_recent_start_at + 4 * staged_near_start_slots;
+inline constexpr std::uint32_t staged_degree_at = staged_level_first_at + 4 * staged_level_slots;
+inline constexpr std::size_t staged_units_offset = staged_degree_at + 2 * twitter::detail::staged_max_stage_nodes;
 static_assert(staged_units_offset % 16 == 0, "the near units need 16-byte alignment in shared memory");
-static_assert(8 * (twitter::detail::staged_window + 2 + 2 * twitter::detail::staged_max_stage_nodes) % 16 == 0,
-              "the recent slots need 16-byte alignment in shared memory");
+static_assert(staged_slots_at % 16 == 0, "the recent slots need 16-byte alignment in shared memory");
 static_assert(8 * (twitter::detail::staged_window + 1) < 65536, "a window slot's byte offset fits 16 bits");
 
-/// A double at a 32-bit shared-memory address (the chain warp computes its window's address once,
-/// instead of the generic-to-shared conversion the compiler repeats in every level).
-__device__ __forceinline__ double shared_load_f64(std::uint32_t address) {
+/// Accesses at 32-bit shared-memory addresses, for the chain warp and the level helpers (see
+/// staged_base).
+__device__ __forceinline__ double lds_f64(std::uint32_t address) {
   double value;
   asm volatile("ld.shared.f64 %0, [%1];" : "=d"(value) : "r"(address));
   return value;
+}
+__device__ __forceinline__ std::uint32_t lds_u32(std::uint32_t address) {
+  std::uint32_t value;
+  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(value) : "r"(address));
+  return value;
+}
+__device__ __forceinline__ std::uint32_t lds_u16(std::uint32_t address) {
+  std::uint16_t value;
+  asm volatile("ld.shared.u16 %0, [%1];" : "=h"(value) : "r"(address));
+  return value;
+}
+__device__ __forceinline__ uint4 lds_v4(std::uint32_t address) {
+  uint4 value;
+  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(value.x), "=r"(value.y), "=r"(value.z), "=r"(value.w) : "r"(address));
+  return value;
+}
+__device__ __forceinline__ void sts_f64(std::uint32_t address, double value) {
+  asm volatile("st.shared.f64 [%0], %1;" ::"r"(address), "d"(value) : "memory");
 }
 inline constexpr std::size_t staged_shared_bytes = staged_units_offset + 16 * staged_near_units;
 /// Eight values added as a balanced tree (a fixed order, so a run is deterministic; three
@@ -150,18 +173,32 @@ __device__ __forceinline__ double tree_sum8(const double (&part)[8]) {
 
 
 __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
-  using namespace twitter::detail;
   staged_shared s;
   s.window = reinterpret_cast<double*>(base);
-  s.acc = s.window + staged_window + 2;
-  s.rcp = s.acc + staged_max_stage_nodes;
-  s.recent_slots = reinterpret_cast<uint4*>(s.rcp + staged_max_stage_nodes);  // 16-byte aligned: asserted below
-  s.near_start = reinterpret_cast<std::uint32_t*>(s.recent_slots + staged_max_stage_nodes);
-  s.recent_start = s.near_start + staged_near_start_slots;
-  s.level_first = s.recent_start + staged_near_start_slots;
-  s.degree = reinterpret_cast<std::uint16_t*>(s.level_first + staged_level_slots);
-  s.near_units = reinterpret_cast<uint4*>(s.degree + staged_max_stage_nodes);
+  s.acc = reinterpret_cast<double*>(base + staged_acc_at);
+  s.rcp = reinterpret_cast<double*>(base + staged_rcp_at);
+  s.recent_slots = reinterpret_cast<uint4*>(base + staged_slots_at);  // 16-byte aligned: asserted above
+  s.near_start = reinterpret_cast<std::uint32_t*>(base + staged_near_start_at);
+  s.recent_start = reinterpret_cast<std::uint32_t*>(base + staged_recent_start_at);
+  s.level_first = reinterpret_cast<std::uint32_t*>(base + staged_level_first_at);
+  s.degree = reinterpret_cast<std::uint16_t*>(base + staged_degree_at);
+  s.near_units = reinterpret_cast<uint4*>(base + staged_units_offset);
   return s;
+}
+
+/// The block's dynamic shared memory as a 32-bit address (the window comes first), for the chain
+/// warp and the level helpers to address their arrays from. Through staged_shared's generic
+/// pointers, ptxas recomputed the base in every level (an S2R of the CTA's id and two dependent
+/// integer operations, ahead of the level's first loads); a value read back with a volatile load
+/// is one it cannot recompute.
+__device__ __forceinline__ std::uint32_t staged_base(const staged_shared& sm) {
+  __shared__ std::uint32_t published;  // every thread writes the same value
+  std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(sm.window));
+  asm volatile("st.shared.u32 [%1], %0;\n\tld.volatile.shared.u32 %0, [%1];"
+               : "+r"(base)
+               : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(&published)))
+               : "memory");
+  return base;
 }
 
 /// A staged graph as its critical block addresses it (loaded once per kernel).
@@ -273,45 +310,50 @@ __device__ __forceinline__ std::uint32_t level_sources_barrier(std::uint32_t l) 
 /// recent start, from the layout; g lanes a node, rounds of independent loads, a tree, shuffles),
 /// checked against the window. Returns whether an entry lay outside it (a layout bug).
 template <int Block, bool Timeline>
-__device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t* s_near, std::uint32_t b,
+__device__ bool staged_level_helper(const staged_shared& sm, std::uint32_t near_skip, std::uint32_t b,
                                     std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
   constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, R = staged_round_entries;
   constexpr std::uint32_t H = staged_level_helpers<Block>;
   static_assert(H >= D + 1, "a helper's barriers are reused only after the chain has passed them");
   static_assert(2 * H + 1 <= 16, "named barriers 1 .. 2H");
   const std::uint32_t lane = threadIdx.x % 32;
+  const std::uint32_t base = staged_base(sm);
+  const std::uint32_t s_near = base + staged_units_offset + 2 * near_skip;  // the stage's near entries
   bool bad = false;
   std::uint64_t waited = 0;
   for (std::uint32_t l = threadIdx.x / 32 - 1; l < num_levels; l += H) {
+    // The level's bounds and its lanes per node (the most, a power of two, that fit its nodes into
+    // the warp at once) are structure: found before waiting for the chain.
+    const std::uint32_t threshold = lds_u32(base + staged_level_first_at + 4 * l);
+    const std::uint32_t first = lds_u32(base + staged_level_first_at + 4 * (l + D));
+    const std::uint32_t last = lds_u32(base + staged_level_first_at + 4 * (l + D + 1));
+    const std::uint32_t nodes = last - first;
+    const std::uint32_t shift = nodes == 0 ? 5u : nodes > 32 ? 0u : __clz(nodes - 1) - 27u;  // 5 - ceil(log2 nodes)
+    const std::uint32_t g = 1u << shift, member = lane & (g - 1);
     if (l > D) {
       named_barrier_sync_timed<Timeline>(level_sources_barrier<Block>(l), sm, waited);
     }
-    const std::uint32_t threshold = sm.level_first[l], first = sm.level_first[l + D], last = sm.level_first[l + D + 1];
-    // Lanes per node: the most (a power of two) that fit the level's nodes into the warp at once.
-    std::uint32_t shift = 0;
-    while (shift < 5 && ((last - first) << (shift + 1)) <= 32) ++shift;
-    const std::uint32_t g = 1u << shift, member = lane & (g - 1);
     for (std::uint32_t round = first; round < last; round += 32u >> shift) {
       const std::uint32_t p = round + (lane >> shift);
       const bool active = p < last;
       const std::uint32_t i = active ? p - b : 0u;
-      const std::uint32_t older_end = active ? sm.recent_start[i] : 0u;
+      const std::uint32_t older_end = active ? lds_u32(base + staged_recent_start_at + 4 * i) : 0u;
       double sum = 0.0;
-      for (std::uint32_t at = sm.near_start[i] + member; at < older_end; at += R * g) {
+      for (std::uint32_t at = lds_u32(base + staged_near_start_at + 4 * i) + member; at < older_end; at += R * g) {
         double part[R];
 #pragma unroll
         for (std::uint32_t j = 0; j < R; ++j) {
           const std::uint32_t e = at + j * g;
           const bool in = e < older_end;
-          const std::uint32_t u = s_near[in ? e : 0u];
+          const std::uint32_t u = lds_u16(s_near + 2 * (in ? e : 0u));
           const bool ok = (u >= window_first) & (u < threshold);
           bad |= in & !ok;
-          part[j] = sm.window[in & ok ? u % W : staged_zero_slot];
+          part[j] = lds_f64(base + 8 * (in & ok ? u % W : staged_zero_slot));
         }
         sum += tree_sum8(part);
       }
       for (std::uint32_t o = g / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
-      if (active && member == 0) sm.acc[i] += sum;
+      if (active && member == 0) sts_f64(base + staged_acc_at + 8 * i, lds_f64(base + staged_acc_at + 8 * i) + sum);
     }
     named_barrier_arrive(level_ready_barrier<Block>(l));
   }
@@ -325,52 +367,58 @@ __device__ bool staged_level_helper(const staged_shared& sm, const std::uint16_t
 /// entries one at a time), then the division by the staged reciprocal (divide_by_degree:
 /// bit-equal). Its influence and share stay in shared memory (the block stores them after the
 /// stage). A level's dependent chain stays inside one warp: no block barrier, no shuffle, no
-/// global store and no bounds check. (Solving a group of consecutive levels of at most 32 nodes
+/// global store, no bounds check and no branch (the rare further entries are behind a warp vote;
+/// an inactive lane stores to a scratch slot); the node's helper-summed value is read with its
+/// recent shares. (Solving a group of consecutive levels of at most 32 nodes
 /// in one pass, a lane a node and a __syncwarp between the levels, made a level slower on the
 /// H100: 427 against 352 ns; branch exp/staged-chain-groups.)
 template <int Block, bool Timeline>
-__device__ bool staged_chain(const staged_shared& sm, const std::uint16_t* s_near, std::uint32_t b,
+__device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, std::uint32_t b,
                              std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
   constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, H = staged_level_helpers<Block>;
+  constexpr std::uint32_t scratch = 8 * (W + 1);  // where inactive lanes store: the window's padding slot
   const std::uint32_t lane = threadIdx.x % 32;
   bool bad = false;
   std::uint64_t waited = 0;
-  std::uint32_t first = sm.level_first[D], last = sm.level_first[D + 1];
+  const std::uint32_t base = staged_base(sm);
+  const std::uint32_t s_near = base + staged_units_offset + 2 * near_skip;  // the stage's near entries
+  std::uint32_t first = lds_u32(base + staged_level_first_at + 4 * D), last = lds_u32(base + staged_level_first_at + 4 * (D + 1));
   std::uint32_t ready = 0, sources = (D + 1) % H;  // l % H and (l + D + 1) % H, without a division
-  const auto window = static_cast<std::uint32_t>(__cvta_generic_to_shared(sm.window));
   for (std::uint32_t l = 0; l < num_levels; ++l) {
-    const std::uint32_t next_last = sm.level_first[min(l + D + 2, num_levels + D)];
+    const std::uint32_t next_last = lds_u32(base + staged_level_first_at + 4 * min(l + D + 2, num_levels + D));
     for (std::uint32_t round = first; round < last; round += 32) {
       const std::uint32_t p = round + lane;
       const bool active = p < last;
       const std::uint32_t i = active ? p - b : 0u;
       // What the helpers do not write is read before waiting for them.
-      const std::uint32_t end = active ? sm.near_start[i + 1] : 0u;
-      const std::uint32_t tail = sm.recent_start[i] + staged_recent_slots;
-      const double degree = sm.degree[i];
-      const double r = sm.rcp[i];
-      const uint4 slots = sm.recent_slots[i];
+      const std::uint32_t end = active ? lds_u32(base + staged_near_start_at + 4 * (i + 1)) : 0u;
+      const std::uint32_t tail = lds_u32(base + staged_recent_start_at + 4 * i) + staged_recent_slots;
+      const double degree = lds_u16(base + staged_degree_at + 2 * i);
+      const double r = lds_f64(base + staged_rcp_at + 8 * i);
+      const uint4 slots = lds_v4(base + staged_slots_at + 16 * i);
       if (round == first) {
         named_barrier_sync_timed<Timeline>(1 + ready, sm, waited);
       }
+      const double before = lds_f64(base + staged_acc_at + 8 * i);  // with the older entries now
       const std::uint32_t words[4] = {slots.x, slots.y, slots.z, slots.w};
       double part[staged_recent_slots];
 #pragma unroll
       for (std::uint32_t j = 0; j < staged_recent_slots; ++j) {
-        part[j] = shared_load_f64(window + (j % 2 ? words[j / 2] >> 16 : words[j / 2] & 0xffffu));
+        part[j] = lds_f64(base + (j % 2 ? words[j / 2] >> 16 : words[j / 2] & 0xffffu));
       }
       double sum = tree_sum8(part);
-      for (std::uint32_t e = tail; e < end; ++e) {
-        const std::uint32_t u = s_near[e];
-        const bool ok = (u >= window_first) & (u < first);
-        bad |= !ok;
-        sum += sm.window[ok ? u % W : staged_zero_slot];
+      if (__any_sync(0xffffffffu, tail < end)) {  // rare: more recent entries than slots
+        for (std::uint32_t e = tail; e < end; ++e) {
+          const std::uint32_t u = lds_u16(s_near + 2 * e);
+          const bool ok = (u >= window_first) & (u < first);
+          bad |= !ok;
+          sum += lds_f64(base + 8 * (ok ? u % W : staged_zero_slot));
+        }
       }
-      if (active) {
-        const double influence = sm.acc[i] + sum;
-        sm.acc[i] = influence;
-        sm.window[p % W] = twitter::detail::divide_by_degree(influence, degree, r);
-      }
+      // No branch: an inactive lane stores to the scratch slot.
+      const double influence = before + sum;
+      sts_f64(active ? base + staged_acc_at + 8 * i : base + scratch, influence);
+      sts_f64(base + (active ? 8 * (p % W) : scratch), twitter::detail::divide_by_degree(influence, degree, r));
     }
     // Level l is in the window: the older entries of level l + D + 1 are final. (The chain's
     // own lanes see each other's stores through the next level's barrier.)
@@ -454,13 +502,12 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
       if (i + j * Block < units) sm.near_units[i + j * Block] = w[j];
     }
   }
-  const std::uint16_t* s_near =
-      reinterpret_cast<const std::uint16_t*>(sm.near_units) + (near_index - first_unit * staged_near_unit);
+  const auto near_skip = static_cast<std::uint32_t>(near_index - first_unit * staged_near_unit);  // entries before the stage's
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
   if constexpr (Timeline) stamp_staged(stamps, num_levels);
-  const bool bad = threadIdx.x >= 32 ? staged_level_helper<Block, Timeline>(sm, s_near, b, window_first, num_levels, stamps)
-                                     : staged_chain<Block, Timeline>(sm, s_near, b, window_first, num_levels, stamps);
+  const bool bad = threadIdx.x >= 32 ? staged_level_helper<Block, Timeline>(sm, near_skip, b, window_first, num_levels, stamps)
+                                     : staged_chain<Block, Timeline>(sm, near_skip, b, window_first, num_levels, stamps);
   if (bad || copy_bad) atomicOr(v.pull.error, staged_error_bit);
   __syncthreads();
   // The stage's influences and shares, stored by the whole block (the shares, in position order,
