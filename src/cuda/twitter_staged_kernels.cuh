@@ -95,7 +95,7 @@ inline constexpr std::uint32_t staged_error_bit = 8u;
 /// Shared memory of a block: the share window (kept across steps) and one stage's data.
 struct staged_shared {
   double* window;              // staged_window shares, position modulo the window, then the zero
-                               // slot (never written) and one slot of padding
+                               // slot (never written) and a scratch slot (inactive chain lanes' stores)
   double* acc;                 // base + far per stage position, plus its older near entries once
                                // its level helper is done, and its influence once solved
   double* rcp;                 // RN(1 / out-degree) per stage position (0 for none)
