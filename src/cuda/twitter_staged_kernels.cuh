@@ -376,7 +376,7 @@ template <int Block, bool Timeline>
 __device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, std::uint32_t b,
                              std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
   constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, H = staged_level_helpers<Block>;
-  constexpr std::uint32_t scratch = 8 * (W + 1);  // where inactive lanes store: the window's padding slot
+  constexpr std::uint32_t scratch = 8 * (W + 1);  // where inactive lanes store: the window's scratch slot
   const std::uint32_t lane = threadIdx.x % 32;
   bool bad = false;
   std::uint64_t waited = 0;
