@@ -70,8 +70,9 @@ std::uint64_t level_count(const spreading_graphs& g, std::uint64_t t) {
 
 #ifdef WF_HAVE_CUDA
 /// Where the staged kernel's time goes, from one run with the critical blocks' clock stamps: the
-/// phases of the graph with the most levels (its stage copy, its levels, its helper chunks, its
-/// wait at the grid barrier), by groups of ten steps, and per step the slowest stage of any graph.
+/// phases of the graph with the most levels (its stage copy, its levels, the publication of the
+/// stage, its wait for the next stage's far sums, helping with them), by groups of ten steps, and
+/// per step the slowest stage of any graph.
 void print_staged_timeline(const char* what, const cuda::twitter_backward_session::staged_timeline& t) {
   if (t.blocks == 0 || t.steps == 0 || t.clock_hz <= 0.0) return;
   auto at = [&](std::uint32_t b, std::uint32_t k, std::uint32_t slot) { return static_cast<double>(t.at(b, k, slot)); };
@@ -84,13 +85,13 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
   }
   const double us = 1e6 / t.clock_hz;
   struct phases {
-    double copy = 0, levels = 0, helpers = 0, wait = 0, slowest = 0, count = 0, chain_wait = 0, helper_wait = 0;
+    double copy = 0, levels = 0, publish = 0, wait = 0, slowest = 0, count = 0, chain_wait = 0, helper_wait = 0;
   };
   auto add = [&](phases& p, std::uint32_t k) {
     const std::uint32_t c = critical;
     p.copy += at(c, k, 1) - at(c, k, 0);
     p.levels += at(c, k, 2) - at(c, k, 1);
-    p.helpers += at(c, k, 3) - at(c, k, 2);
+    p.publish += at(c, k, 3) - at(c, k, 2);
     if (k + 1 < t.steps) p.wait += at(c, k + 1, 0) - at(c, k, 3);
     p.count += at(c, k, 4);
     p.chain_wait += at(c, k, 5);
@@ -103,7 +104,7 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
              "(critical block {} of {}, {:.0f} levels), microseconds\n\n",
              what, t.clock_hz / 1e9, critical, t.blocks, most);
   fmt::print("| steps | its levels | stage copy | levels | ns per level | chain warp waiting for level helpers | first level "
-             "helper waiting for the chain | helper chunks | grid barrier wait | slowest stage of any graph (copy + levels) "
+             "helper waiting for the chain | publishing the stage | waiting for far sums (helping) | slowest stage of any graph (copy + levels) "
              "|\n|---|---|---|---|---|---|---|---|---|---|\n");
   phases all;
   for (std::uint32_t first = 0; first < t.steps; first += 10) {
@@ -111,12 +112,12 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
     for (std::uint32_t k = first; k < std::min(t.steps, first + 10); ++k) add(p, k), add(all, k);
     fmt::print("| {}-{} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", first,
                std::min(t.steps, first + 10) - 1, p.count, p.copy * us, p.levels * us,
-               p.count > 0 ? p.levels * us * 1e3 / p.count : 0.0, p.chain_wait * us, p.helper_wait * us, p.helpers * us,
+               p.count > 0 ? p.levels * us * 1e3 / p.count : 0.0, p.chain_wait * us, p.helper_wait * us, p.publish * us,
                p.wait * us, p.slowest * us);
   }
   fmt::print("| all | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n\n", all.count,
              all.copy * us, all.levels * us, all.count > 0 ? all.levels * us * 1e3 / all.count : 0.0, all.chain_wait * us,
-             all.helper_wait * us, all.helpers * us, all.wait * us, all.slowest * us);
+             all.helper_wait * us, all.publish * us, all.wait * us, all.slowest * us);
 }
 #endif
 
@@ -283,7 +284,7 @@ int main(int argc, char** argv) {
       }
       std::uint64_t visits = 0;
       for (const auto& c : staged.chunks) visits += c.last - c.first;
-      fmt::print("staged layout (host, every Large graph that fits): {} of {} Large graphs, {} steps (grid barriers), "
+      fmt::print("staged layout (host, every Large graph that fits): {} of {} Large graphs, {} steps, "
                  "largest graph {} stages; {} levels on the critical path (per step the most of any graph); {} near "
                  "entries = {:.1f}% of the Large graphs' in-list entries (the rest are "
                  "far sums, spread over the GPU); {} far-sum chunks, {} position visits; built in {:.3f} s\n\n",

@@ -68,13 +68,19 @@ constexpr int pull_large_block = 256;
 constexpr int pull_huge_block = 512;
 constexpr int pull_prefetch_units = 8;
 constexpr int pull_classes = 5;  // empty, small, medium, large (two per SM), large (one per SM)
-// staged: 8 warps per block, registers bounded for three blocks per SM (70 KB of shared memory
-// each), launched two per SM: 2 x 132 blocks give every Large graph of the RSG set (170) its own
-// critical block and leave registers and shared memory for the Small and Medium kernels on the
-// other streams (with three per SM those would wait for the whole cooperative kernel).
+// staged: 8 warps per block, registers bounded for three blocks per SM (92.5 KB of shared memory
+// each), a block per staged graph and at most two per SM: 2 x 132 blocks give every Large graph of
+// the RSG set (170) its own critical block and leave registers and shared memory for the Small
+// and Medium kernels on the other streams (with three per SM those would wait for the whole
+// cooperative kernel).
 constexpr int staged_block = 256;
 constexpr int staged_register_blocks = 3;
 constexpr int staged_blocks_per_sm = 2;
+// The far-sum kernel beside it: 8 warps and 8 KB of shared memory a block, two per SM (one per SM
+// left the critical blocks waiting for far sums, three slowed the Small and Medium kernels; H100,
+// seventeenth session).
+constexpr int staged_far_block = 256;
+constexpr int staged_far_blocks_per_sm = 2;
 
 }  // namespace
 
@@ -92,8 +98,10 @@ struct twitter_backward_session::impl {
   device_array<std::uint32_t> ordered[4], unordered[4];
   std::uint32_t max_n[4] = {0, 0, 0, 0};
   std::uint32_t max_n_all = 0;
-  cudaStream_t streams[3] = {nullptr, nullptr, nullptr};
-  cudaEvent_t start = nullptr, stop = nullptr, joined[3] = {nullptr, nullptr, nullptr};
+  // Per category (Large, Large and Medium, Medium and Small), and the staged far-sum kernel.
+  static constexpr int num_streams = 4;
+  cudaStream_t streams[num_streams] = {nullptr, nullptr, nullptr, nullptr};
+  cudaEvent_t start = nullptr, stop = nullptr, joined[num_streams] = {nullptr, nullptr, nullptr, nullptr};
   int max_shared_optin = 48 * 1024;
   // shared-pull: the level-ordered layout, per-class graph lists (largest first) and their
   // largest n, the graphs the layout leaves to the queue kernel, per category.
@@ -112,16 +120,19 @@ struct twitter_backward_session::impl {
   // kernel (per pull class 3 and 4), the cooperative grid and the scratch of far sums.
   device_array<twitter::detail::staged_graph> staged_graphs;
   device_array<twitter::detail::staged_stage> staged_stages;
-  device_array<std::uint32_t> staged_near_start, staged_counters;
+  device_array<std::uint32_t> staged_near_start, staged_pass_first;
   device_array<std::uint16_t> staged_near, staged_older_near, staged_recent_slots;
   device_array<std::uint64_t> staged_chunk_offsets;
+  device_array<std::uint32_t> staged_counters;
   device_array<k::staged_chunk_ref> staged_chunks;
+  device_array<k::staged_progress> staged_progress;
+  std::uint32_t staged_reference = 0;
+  unsigned staged_far_grid = 0;
   device_array<double> staged_far;
   device_array<std::uint64_t> staged_cursor;
   device_array<std::uint32_t> staged_rest[pull_classes];
   std::uint32_t staged_rest_max_n[pull_classes] = {0, 0, 0, 0, 0};
   std::uint32_t staged_steps = 0;
-  unsigned staged_grid = 0;
   std::uint64_t staged_bytes = 0;
   std::uint64_t* staged_timeline = nullptr;  // set by profile_staged for one run
   twitter::detail::staged_start staged_starts = twitter::detail::staged_start::balanced;
@@ -135,7 +146,7 @@ struct twitter_backward_session::impl {
     for (auto s : streams) {
       if (s) cudaStreamDestroy(s);
     }
-    for (auto e : {start, stop, joined[0], joined[1], joined[2]}) {
+    for (auto e : {start, stop, joined[0], joined[1], joined[2], joined[3]}) {
       if (e) cudaEventDestroy(e);
     }
   }
@@ -254,10 +265,11 @@ struct twitter_backward_session::impl {
       }
       WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, staged_block, k::staged_shared_bytes));
     }
-    staged_grid = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
+    // At most staged_blocks_per_sm critical blocks an SM (the cooperative grid's co-residency).
+    const unsigned max_staged = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
     std::vector<std::uint32_t> candidates(large_one);
     candidates.insert(candidates.end(), large_two.begin(), large_two.end());
-    const twitter::detail::staged_layout staged = twitter::detail::build_staged_layout(g, layout, candidates, staged_grid, staged_starts);
+    const twitter::detail::staged_layout staged = twitter::detail::build_staged_layout(g, layout, candidates, max_staged, staged_starts);
     std::vector<std::uint8_t> in_staged(num_graphs, 0);
     for (const auto& record : staged.graphs) in_staged[record.graph] = 1;
     for (int c = 3; c < pull_classes; ++c) {
@@ -275,16 +287,32 @@ struct twitter_backward_session::impl {
     staged_near.upload(staged.near);
     staged_older_near.upload(staged.older_near);
     staged_recent_slots.upload(staged.recent_slots);
-    staged_chunk_offsets.upload(staged.chunk_offsets);
+    // The chunks in the layout's step order, each with the count of its graph's chunks in earlier
+    // passes (per stage record: pass_first).
+    const std::size_t num_staged = staged.graphs.size();
+    if (num_staged > 0xffffu) throw cuda_error("twitter backward: more staged graphs than a chunk record can name");
+    std::vector<std::uint32_t> pass_first(staged.stages.size(), 0);
+    for (const auto& c : staged.chunks) ++pass_first[staged.graphs[c.staged].stage_base + c.pass + 1];  // summed below
+    for (std::size_t j = 0; j < num_staged; ++j) {
+      const auto& record = staged.graphs[j];
+      for (std::uint32_t p = 1; p <= record.num_stages; ++p) pass_first[record.stage_base + p] += pass_first[record.stage_base + p - 1];
+      if (record.first_step == 0 && record.num_stages == staged.num_steps) staged_reference = static_cast<std::uint32_t>(j);
+    }
     std::vector<k::staged_chunk_ref> chunks;
     chunks.reserve(staged.chunks.size());
     for (const auto& c : staged.chunks) {
-      const std::uint32_t t = staged.graphs[c.staged].graph;
-      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, c.pass, static_cast<std::uint16_t>(c.first),
+      const auto& record = staged.graphs[c.staged];
+      const std::uint32_t t = record.graph;
+      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, pass_first[record.stage_base + c.pass],
+                        static_cast<std::uint16_t>(c.pass), static_cast<std::uint16_t>(c.staged), static_cast<std::uint16_t>(c.first),
                         static_cast<std::uint16_t>(c.last), c.source_first, c.source_end});
     }
     staged_chunks.upload(chunks);
-    staged_counters.allocate(staged.num_steps);
+    staged_pass_first.upload(pass_first);
+    staged_chunk_offsets.upload(staged.chunk_offsets);
+    staged_counters.allocate(staged.num_steps + 1);
+    staged_progress.allocate(num_staged);
+    staged_far_grid = static_cast<unsigned>(staged_far_blocks_per_sm * sms);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_steps = staged.num_steps;
@@ -301,19 +329,34 @@ struct twitter_backward_session::impl {
                    sizeof(k::staged_chunk_ref) * staged.chunks.size() + 8 * sources + 32 * visits;
   }
 
-  /// The cooperative staged kernel over every staged graph (nothing when there are none).
-  void launch_staged(cudaStream_t s) {
+  /// The cooperative staged kernel over every staged graph, a block each, on stream s, and the
+  /// far-sum kernel beside it on stream `far` (nothing when there are none).
+  void launch_staged(cudaStream_t s, cudaStream_t far) {
     if (staged_graphs.size == 0) return;
-    k::staged_view view{pull_kernel_view(),       staged_graphs.ptr,         static_cast<std::uint32_t>(staged_graphs.size),
-                        staged_stages.ptr,        staged_near_start.ptr,     staged_near.ptr,
-                        staged_older_near.ptr,    reinterpret_cast<const uint4*>(staged_recent_slots.ptr),
-                        staged_chunk_offsets.ptr, staged_chunks.ptr,         staged_steps,
-                        staged_far.ptr,           staged_cursor.ptr,         staged_counters.ptr,
+    k::staged_view view{pull_kernel_view(),
+                        staged_graphs.ptr,
+                        static_cast<std::uint32_t>(staged_graphs.size),
+                        staged_stages.ptr,
+                        staged_near_start.ptr,
+                        staged_near.ptr,
+                        staged_older_near.ptr,
+                        reinterpret_cast<const uint4*>(staged_recent_slots.ptr),
+                        staged_chunk_offsets.ptr,
+                        staged_chunks.ptr,
+                        staged_pass_first.ptr,
+                        staged_steps,
+                        staged_reference,
+                        staged_far.ptr,
+                        staged_cursor.ptr,
+                        staged_progress.ptr,
+                        staged_counters.ptr,
                         staged_timeline};
     void* args[] = {&view};
     const void* kernel = staged_timeline ? reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, true>)
                                          : reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, false>);
-    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(staged_grid), dim3(staged_block), args, k::staged_shared_bytes, s));
+    WF_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(view.num_graphs), dim3(staged_block), args, k::staged_shared_bytes, s));
+    k::backward_staged_far<staged_far_block><<<staged_far_grid, staged_far_block, 0, far>>>(view);
+    WF_CUDA_CHECK(cudaGetLastError());
   }
 
   using pull_kernel = void (*)(k::pull_view, const std::uint32_t*, std::uint32_t, std::uint32_t);
@@ -464,20 +507,20 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   if (d.num_nodes > 0 && (!pull || any_fallback)) {
     WF_CUDA_CHECK(cudaMemcpyAsync(d.influence.ptr, d.base.ptr, d.num_nodes * sizeof(double), cudaMemcpyDeviceToDevice, main));
   }
-  // The staged chunk counters start at zero (before the other streams start, so nothing stands
-  // between the cooperative launch and the SMs it needs).
-  if (staged && chosen(3) && d.staged_steps > 0) {
-    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_counters.ptr, 0, d.staged_steps * sizeof(std::uint32_t), main));
+  // The staged progress records, chunk tickets and started count start at zero (before the other
+  // streams start, so nothing stands between the cooperative launch and the SMs it needs).
+  if (staged && chosen(3) && d.staged_progress.size > 0) {
+    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_progress.ptr, 0, d.staged_progress.size * sizeof(k::staged_progress), main));
+    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_counters.ptr, 0, d.staged_counters.size * sizeof(std::uint32_t), main));
   }
   WF_CUDA_CHECK(cudaEventRecord(d.joined[0], main));
-  WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[1], d.joined[0], 0));
-  WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[2], d.joined[0], 0));
+  for (int s = 1; s < impl::num_streams; ++s) WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[s], d.joined[0], 0));
   if (pull) {
     // The Large graphs with the longest sweeps first, on their own stream: they are the critical
     // path. staged: the cooperative grid takes the staged graphs, the pipelined kernel the rest.
     auto large = [&](int k) -> const device_array<std::uint32_t>& { return staged ? d.staged_rest[k] : d.pull_lists[k]; };
     auto large_n = [&](int k) { return staged ? d.staged_rest_max_n[k] : d.pull_max_n[k]; };
-    if (staged && chosen(3)) d.launch_staged(d.streams[0]);
+    if (staged && chosen(3)) d.launch_staged(d.streams[0], d.streams[3]);
     d.launch_pipelined<pull_huge_block, 1>(part(large(4), 3), large_n(4), d.streams[0]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[3], 3), d.pull_fallback_max_n[3], d.streams[0], true);
     d.launch_pipelined<pull_large_block, 2>(part(large(3), 3), large_n(3), d.streams[1]);
@@ -505,7 +548,7 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
     d.launch(variant, list(2), d.max_n[2], d.streams[1], false);
     d.launch(variant, list(1), d.max_n[1], d.streams[2], false);
   }
-  for (int s = 1; s < 3; ++s) {
+  for (int s = 1; s < impl::num_streams; ++s) {
     WF_CUDA_CHECK(cudaEventRecord(d.joined[s], d.streams[s]));
     WF_CUDA_CHECK(cudaStreamWaitEvent(main, d.joined[s], 0));
   }

@@ -3,11 +3,11 @@
 // into stages of consecutive levels; a node's in-list is split at the first position of the stage
 // before its own: the "far" prefix (predecessors at least one whole stage back) and the "near"
 // suffix (the previous stage and its own). On the device, one block per graph (the critical block)
-// solves stage k level by level from the near lists alone, while every block of the grid adds the
-// shares of stage k - 1 (just final, held in shared memory) to the far sums of the stages after
-// k; a grid barrier separates the steps. The dependent chain per level then touches shared memory
-// only, and the bulk of the pulls (the far entries, ~88% on the RSG set) runs spread over the
-// whole GPU. A graph with fewer stages than the longest starts at a later step, chosen so that
+// solves stage k level by level from the near lists alone, while the other blocks add the shares
+// of stage k - 1 (just final, held in shared memory) to the far sums of the stages after k; a
+// stage waits for its own far sums and for the graph with the most stages to reach its step. The
+// dependent chain per level then touches shared memory only, and the bulk of the pulls (the far
+// entries, ~88% on the RSG set) runs spread over the whole GPU. A graph with fewer stages than the longest starts at a later step, chosen so that
 // the far-sum work per step is balanced (a graph's early stages carry most of its far work, and
 // with every graph starting at step 0 the first steps took most of the whole far work). Plain C++.
 #pragma once
@@ -112,8 +112,9 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
                                   staged_start when = staged_start::balanced);
 
 /// The levels on the cooperative kernel's critical path: over the steps, the most levels any
-/// staged graph solves in that step (a step ends at a grid barrier, so it lasts as long as its
-/// longest stage). At least the levels of the graph with the most.
+/// staged graph solves in that step (a stage waits for the graph with the most stages to reach its
+/// step, so a step lasts about as long as its longest stage). At least the levels of the graph
+/// with the most.
 std::uint64_t critical_levels(const staged_layout& staged);
 
 /// The staged sweep done on the host, in the device's data order (step by step, every graph's stage
