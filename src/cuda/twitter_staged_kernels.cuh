@@ -90,11 +90,12 @@ struct staged_view {
                               // block 0's SM clock and global timer at its start and end
 };
 
-/// The bench's diagnostic timeline (the kernel's Timeline instance): per critical block and step,
-/// SM clock stamps at the step's start, once its stage is in shared memory, after its levels and
-/// after its helper chunks, written by thread 0 after block barriers; then the stage's level
-/// count, the cycles the chain warp waited for level helpers and those the first level helper
-/// waited for the chain. The timed kernel is the other instance, without a trace of it.
+/// The bench's diagnostic timeline (the kernel's Timeline instance): per critical block and the
+/// step of each of its stages, SM clock stamps once the stage may start (its far sums complete),
+/// once it is in shared memory, after its levels and once it is published, written by thread 0
+/// after block barriers (zero for steps without a stage of the block's graph); then the stage's
+/// level count, the cycles the chain warp waited for level helpers and those the first level
+/// helper waited for the chain. The timed kernel is the other instance, without a trace of it.
 inline constexpr std::uint32_t staged_timeline_slots = 7;
 inline constexpr std::uint32_t staged_chain_wait_slot = 5, staged_helper_wait_slot = 6;
 
@@ -108,7 +109,7 @@ __device__ __forceinline__ void stamp(std::uint64_t* stamps, std::uint32_t slot)
   if (stamps != nullptr && threadIdx.x == 0) stamps[slot] = static_cast<std::uint64_t>(clock64());
 }
 
-/// The stamp once a stage is in shared memory, with its level count (0 for a step without one).
+/// The stamp once a stage is in shared memory, with its level count.
 __device__ __forceinline__ void stamp_staged(std::uint64_t* stamps, std::uint32_t levels) {
   stamp(stamps, 1);
   if (stamps != nullptr && threadIdx.x == 0) stamps[4] = levels;

@@ -7,9 +7,10 @@
 // of stage k - 1 (just final, held in shared memory) to the far sums of the stages after k; a
 // stage waits for its own far sums and for the graph with the most stages to reach its step. The
 // dependent chain per level then touches shared memory only, and the bulk of the pulls (the far
-// entries, ~88% on the RSG set) runs spread over the whole GPU. A graph with fewer stages than the longest starts at a later step, chosen so that
-// the far-sum work per step is balanced (a graph's early stages carry most of its far work, and
-// with every graph starting at step 0 the first steps took most of the whole far work). Plain C++.
+// entries, ~88% on the RSG set) runs spread over the whole GPU. A graph with fewer stages than
+// the longest starts at a later step, chosen so that the far-sum work per step is balanced (a
+// graph's early stages carry most of its far work, and with every graph starting at step 0 the
+// first steps took most of the whole far work). Plain C++.
 #pragma once
 
 #include <cstdint>
