@@ -577,12 +577,14 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
   std::uint32_t* const ticket = v.counters + k;
   const std::uint64_t c0 = v.chunk_offsets[k];
   const auto total = static_cast<std::uint32_t>(v.chunk_offsets[k + 1] - c0);
-  __syncthreads();  // every thread has left the previous call's loop (its last test reads s_index)
-  if (threadIdx.x == 0) {
+  // Thread 0: a ticket (none once stop()) and its chunk's record into the slot.
+  auto claim = [&](std::uint32_t slot) {
     const std::uint32_t idx = stop() ? total : atomicAdd(ticket, 1u);
-    s_index[0] = idx;
-    if (idx < total) s_chunk[0] = v.chunks[c0 + idx];
-  }
+    s_index[slot] = idx;
+    if (idx < total) s_chunk[slot] = v.chunks[c0 + idx];
+  };
+  __syncthreads();  // every thread has left the previous call's loop (its last test reads s_index)
+  if (threadIdx.x == 0) claim(0);
   __syncthreads();
   for (std::uint32_t slot = 0;; slot ^= 1u) {
     if (s_index[slot] >= total) break;  // the same for every thread of the block
@@ -672,11 +674,7 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
     __syncthreads();  // s_source is reused by the next chunk, whose record and index are visible
     if (threadIdx.x == 0) {
       atomicAdd(&v.progress[chunk.staged].done, 1u);
-      if (!Pipelined) {  // a critical block takes a further chunk only while its own far sums are incomplete
-        const std::uint32_t idx = stop() ? total : atomicAdd(ticket, 1u);
-        s_index[slot ^ 1u] = idx;
-        if (idx < total) s_chunk[slot ^ 1u] = v.chunks[c0 + idx];
-      }
+      if (!Pipelined) claim(slot ^ 1u);  // a critical block takes a further chunk only while its own far sums are incomplete
     }
     if (!Pipelined) __syncthreads();
   }
