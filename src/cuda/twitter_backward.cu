@@ -310,7 +310,7 @@ struct twitter_backward_session::impl {
     staged_chunks.upload(chunks);
     staged_pass_first.upload(pass_first);
     staged_chunk_offsets.upload(staged.chunk_offsets);
-    staged_counters.allocate(staged.num_steps + 1);
+    staged_counters.allocate(staged.num_steps + 2);
     staged_progress.allocate(num_staged);
     staged_far_grid = static_cast<unsigned>(staged_far_blocks_per_sm * sms);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);

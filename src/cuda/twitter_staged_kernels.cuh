@@ -85,7 +85,7 @@ struct staged_view {
                               // and (high half) its in-list's end, from the graph's first entry
   staged_progress* progress;  // num_graphs records, zero at launch
   std::uint32_t* counters;    // num_steps chunk tickets, then the count of cooperative blocks
-                              // started; zero at launch
+                              // started, then the count of far-sum blocks taking part; zero at launch
   std::uint64_t* timeline;    // null, or staged_timeline_slots per critical block and step, then
                               // block 0's SM clock and global timer at its start and end
 };
@@ -94,8 +94,8 @@ struct staged_view {
 /// step of each of its stages, SM clock stamps once the stage may start (its far sums complete),
 /// once it is in shared memory, after its levels and once it is published, written by thread 0
 /// after block barriers (zero for steps without a stage of the block's graph); then the stage's
-/// level count, the cycles the chain warp waited for level helpers and those the first level
-/// helper waited for the chain. The timed kernel is the other instance, without a trace of it.
+/// level count, the cycles the chain warps waited for level helpers (both warps' waits added) and
+/// those the first level helper waited for the chain. The timed kernel is the other instance, without a trace of it.
 inline constexpr std::uint32_t staged_timeline_slots = 7;
 inline constexpr std::uint32_t staged_chain_wait_slot = 5, staged_helper_wait_slot = 6;
 
@@ -317,11 +317,16 @@ __device__ __forceinline__ void named_barrier_sync_timed(std::uint32_t id, const
   }
 }
 
-/// Level helpers of a Block-thread critical block: warp h + 1 of Block / 32 - 1 takes levels h,
+/// The chain warps of a critical block: warp c solves levels c, c + 2, ... (each level's
+/// independent loads and bookkeeping run while the other warp solves the level before), handing
+/// each solved level to the other through barrier 1 + 2H + c.
+inline constexpr std::uint32_t staged_chain_warps = 2;
+/// Level helpers of a Block-thread critical block: warp h + 2 of Block / 32 - 2 takes levels h,
 /// h + H, ... of the stage; barrier 1 + h says its level is ready (the chain may solve it),
-/// barrier 1 + H + h that the chain has solved what its next level's older entries need.
+/// barrier 1 + H + h that the chain has solved what its next level's older entries need. H is
+/// even, so a helper's levels all go to one chain warp.
 template <int Block>
-inline constexpr std::uint32_t staged_level_helpers = Block / 32 - 1;
+inline constexpr std::uint32_t staged_level_helpers = Block / 32 - staged_chain_warps;
 template <int Block>
 __device__ __forceinline__ std::uint32_t level_ready_barrier(std::uint32_t l) {
   return 1 + l % staged_level_helpers<Block>;
@@ -342,13 +347,14 @@ __device__ bool staged_level_helper(const staged_shared& sm, std::uint32_t near_
   constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, R = staged_round_entries;
   constexpr std::uint32_t H = staged_level_helpers<Block>;
   static_assert(H >= D + 1, "a helper's barriers are reused only after the chain has passed them");
-  static_assert(2 * H + 1 <= 16, "named barriers 1 .. 2H");
+  static_assert(2 * H + staged_chain_warps + 1 <= 16, "named barriers 1 .. 2H + 2");
+  static_assert(H % staged_chain_warps == 0, "a helper's levels go to one chain warp");
   const std::uint32_t lane = threadIdx.x % 32;
   const std::uint32_t base = staged_base(sm);
   const std::uint32_t s_near = base + staged_units_offset + 2 * near_skip;  // the stage's near entries
   bool bad = false;
   std::uint64_t waited = 0;
-  for (std::uint32_t l = threadIdx.x / 32 - 1; l < num_levels; l += H) {
+  for (std::uint32_t l = threadIdx.x / 32 - staged_chain_warps; l < num_levels; l += H) {
     // The level's bounds and its lanes per node (the most, a power of two, that fit its nodes into
     // the warp at once) are structure: found before waiting for the chain.
     const std::uint32_t threshold = lds_u32(base + staged_level_first_at + 4 * l);
@@ -384,40 +390,47 @@ __device__ bool staged_level_helper(const staged_shared& sm, std::uint32_t near_
     }
     named_barrier_arrive(level_ready_barrier<Block>(l));
   }
-  if (Timeline && stamps != nullptr && threadIdx.x == 32) stamps[staged_helper_wait_slot] = waited;
+  if (Timeline && stamps != nullptr && threadIdx.x == 32 * staged_chain_warps) stamps[staged_helper_wait_slot] = waited;
   return bad;
 }
 
-/// The chain warp's share of a stage: its levels in order, a lane per node (rounds of 32): the
-/// node's value is its helper-summed base + far + older near value plus the shares of its recent
-/// entries (its first window slots, from the layout: independent loads and a tree; further
-/// entries one at a time), then the division by the staged reciprocal (divide_by_degree:
-/// bit-equal). Its influence and share stay in shared memory (the block stores them after the
-/// stage). A level's dependent chain stays inside one warp: no block barrier, no shuffle, no
+/// A chain warp's share of a stage: its levels in order (warp c: levels c, c + 2, ...), a lane per
+/// node (rounds of 32): the node's value is its helper-summed base + far + older near value plus
+/// the shares of its recent entries (its first window slots, from the layout: independent loads
+/// and a tree; further entries one at a time), then the division by the staged reciprocal
+/// (divide_by_degree: bit-equal). Its influence and share stay in shared memory (the block stores
+/// them after the stage). A level's dependent chain is the other chain warp's hand-over barrier,
+/// the window loads, the adds, the division and the stores: no block barrier, no shuffle, no
 /// global store, no bounds check and no branch (the rare further entries are behind a warp vote;
 /// an inactive lane stores to a scratch slot); the node's helper-summed value is read with its
-/// recent shares. (Solving a group of consecutive levels of at most 32 nodes
-/// in one pass, a lane a node and a __syncwarp between the levels, made a level slower on the
-/// H100: 427 against 352 ns; branch exp/staged-chain-groups.)
+/// recent shares. What does not depend on the level before (its bounds, the node's records, the
+/// helper's barrier) runs while the other warp solves that level. (Solving a group of
+/// consecutive levels of at most 32 nodes in one pass, a lane a node and a __syncwarp between the
+/// levels, made a level slower on the H100: 427 against 352 ns; branch exp/staged-chain-groups.)
 template <int Block, bool Timeline>
 __device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, std::uint32_t b,
                              std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
   constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, H = staged_level_helpers<Block>;
+  constexpr std::uint32_t C = staged_chain_warps;
+  static_assert(C == 2, "the hand-over below pairs two chain warps");
   constexpr std::uint32_t scratch = 8 * (W + 1);  // where inactive lanes store: the window's scratch slot
-  const std::uint32_t lane = threadIdx.x % 32;
+  const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::uint32_t handed_in = 1 + 2 * H + (1 - warp), handed_out = 1 + 2 * H + warp;
   bool bad = false;
   std::uint64_t waited = 0;
   const std::uint32_t base = staged_base(sm);
   const std::uint32_t s_near = base + staged_units_offset + 2 * near_skip;  // the stage's near entries
-  std::uint32_t first = lds_u32(base + staged_level_first_at + 4 * D), last = lds_u32(base + staged_level_first_at + 4 * (D + 1));
-  std::uint32_t ready = 0, sources = (D + 1) % H;  // l % H and (l + D + 1) % H, without a division
-  for (std::uint32_t l = 0; l < num_levels; ++l) {
-    const std::uint32_t next_last = lds_u32(base + staged_level_first_at + 4 * min(l + D + 2, num_levels + D));
+  std::uint32_t first = lds_u32(base + staged_level_first_at + 4 * (warp + D));
+  std::uint32_t last = lds_u32(base + staged_level_first_at + 4 * (warp + D + 1));
+  std::uint32_t ready = warp, sources = (warp + D + 1) % H;  // l % H and (l + D + 1) % H, without a division
+  for (std::uint32_t l = warp; l < num_levels; l += C) {
+    const std::uint32_t next_first = lds_u32(base + staged_level_first_at + 4 * min(l + D + C, num_levels + D));
+    const std::uint32_t next_last = lds_u32(base + staged_level_first_at + 4 * min(l + D + C + 1, num_levels + D));
     for (std::uint32_t round = first; round < last; round += 32) {
       const std::uint32_t p = round + lane;
       const bool active = p < last;
       const std::uint32_t i = active ? p - b : 0u;
-      // What the helpers do not write is read before waiting for them.
+      // What the helpers and the other chain warp do not write is read before waiting for them.
       const std::uint32_t end = active ? lds_u32(base + staged_near_start_at + 4 * (i + 1)) : 0u;
       const std::uint32_t tail = lds_u32(base + staged_recent_start_at + 4 * i) + staged_recent_slots;
       const double degree = lds_u16(base + staged_degree_at + 2 * i);
@@ -425,6 +438,7 @@ __device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, s
       const uint4 slots = lds_v4(base + staged_slots_at + 16 * i);
       if (round == first) {
         named_barrier_sync_timed<Timeline>(1 + ready, sm, waited);
+        if (l > 0) named_barrier_sync(handed_in);  // level l - 1 is in the window
       }
       const double before = lds_f64(base + staged_acc_at + 8 * i);  // with the older entries now
       const std::uint32_t words[4] = {slots.x, slots.y, slots.z, slots.w};
@@ -447,15 +461,16 @@ __device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, s
       sts_f64(active ? base + staged_acc_at + 8 * i : base + scratch, influence);
       sts_f64(base + (active ? 8 * (p % W) : scratch), twitter::detail::divide_by_degree(influence, degree, r));
     }
-    // Level l is in the window: the older entries of level l + D + 1 are final. (The chain's
-    // own lanes see each other's stores through the next level's barrier.)
+    // Level l is in the window: the other chain warp may solve level l + 1, and the older entries
+    // of level l + D + 1 are final (level l - 1 was, before this warp solved level l).
+    if (l + 1 < num_levels) named_barrier_arrive(handed_out);
     if (l + D + 1 < num_levels) named_barrier_arrive(1 + H + sources);
-    ready = ready + 1 == H ? 0 : ready + 1;
-    sources = sources + 1 == H ? 0 : sources + 1;
-    first = last;
+    ready = ready + C >= H ? ready + C - H : ready + C;
+    sources = sources + C >= H ? sources + C - H : sources + C;
+    first = next_first;
     last = next_last;
   }
-  if (Timeline && stamps != nullptr && threadIdx.x == 0) stamps[staged_chain_wait_slot] = waited;
+  if (Timeline && stamps != nullptr && lane == 0) atomicAdd(reinterpret_cast<unsigned long long*>(stamps + staged_chain_wait_slot), waited);
   return bad;
 }
 
@@ -533,7 +548,7 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
   if constexpr (Timeline) stamp_staged(stamps, num_levels);
-  const bool bad = threadIdx.x >= 32 ? staged_level_helper<Block, Timeline>(sm, near_skip, b, window_first, num_levels, stamps)
+  const bool bad = threadIdx.x >= 32 * staged_chain_warps ? staged_level_helper<Block, Timeline>(sm, near_skip, b, window_first, num_levels, stamps)
                                      : staged_chain<Block, Timeline>(sm, near_skip, b, window_first, num_levels, stamps);
   if (bad || copy_bad) atomicOr(v.pull.error, staged_error_bit);
   __syncthreads();
@@ -683,12 +698,16 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
 /// The cooperative kernel: Block threads, dynamic shared memory staged_shared_bytes, a grid of
 /// v.num_graphs blocks, all co-resident (cudaLaunchCooperativeKernel), so a block may wait for
 /// another; with Timeline, it writes v.timeline. Block j solves staged graph j's stages in order
-/// and publishes each; before its stage at step S it takes far-sum chunks of step S - 1 until its
-/// own far sums are complete. It then takes the chunks left, step by step. No grid barrier: a
-/// stage waits only for its own graph's far sums and for the reference graph to reach its step
-/// (the layout's balance of the far work between steps). No wait is circular: a chunk of step k
-/// waits only for a stage or chunks of step k - 1, and a block at step S takes chunks of step
-/// S - 1 itself, so the grid finishes even if no far-sum block takes part.
+/// and publishes each; before its stage at step S, unless a far-sum block takes part, it takes
+/// far-sum chunks of step S - 1 until its own far sums are complete. It then takes the chunks left,
+/// step by step. No grid barrier: a stage waits only for its own graph's far sums and for the
+/// reference graph to reach its step (the layout's balance of the far work between steps). No wait
+/// is circular: a chunk of step k waits only for a stage or chunks of step k - 1, and chunks are
+/// claimed in step order, by a far-sum block that takes part (it takes every chunk, step by step)
+/// or else by a block at step S taking those of step S - 1 itself, so the grid finishes whether or
+/// not a far-sum block takes part. (Waiting without taking chunks, once a far-sum block takes
+/// part: the largest RSG graph's waits for far sums 263 -> 213 us traced, as a chunk a block took
+/// was often still running when its far sums were complete.)
 template <int Block, int MinBlocks, bool Timeline>
 __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view v) {
   extern __shared__ __align__(16) unsigned char staged_dynamic[];
@@ -713,7 +732,12 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     auto ready = [&] {
       return load_volatile(&v.progress[j].done) >= needed && load_volatile(&v.progress[v.reference].stages_solved) >= step;
     };
-    if (step >= 1) staged_helpers<Block, false>(v, step - 1, sm.acc, s_chunk, s_index, ready);  // sm.acc is free between stages
+    // A far-sum block that takes part takes every chunk, step by step: the wait then ends without
+    // this block's help, which would hold the stage until the chunk it took is done.
+    __shared__ bool s_help;  // the same for every thread of the block
+    if (threadIdx.x == 0) s_help = load_volatile(v.counters + v.num_steps + 1) == 0;
+    __syncthreads();
+    if (step >= 1 && s_help) staged_helpers<Block, false>(v, step - 1, sm.acc, s_chunk, s_index, ready);  // sm.acc is free between stages
     if (threadIdx.x == 0) {
       while (!ready()) {
       }
@@ -760,6 +784,7 @@ __global__ void __launch_bounds__(Block) backward_staged_far(staged_view v) {
   }
   __syncthreads();
   if (!s_go) return;
+  if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps + 1, 1u);
   for (std::uint32_t k = 1; k < v.num_steps; ++k) {
     staged_helpers<Block, true>(v, k, s_source, s_chunk, s_index, [] { return false; });
   }

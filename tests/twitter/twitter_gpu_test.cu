@@ -311,6 +311,29 @@ TEST(TwitterGpu, StagedWithMoreLargeGraphsThanCriticalBlocks) {
   expect_shared_pull_equals_cpu(g, "staged, more graphs than blocks", gpu_variant::staged);
 }
 
+TEST(TwitterGpu, StagedRunsOfHalfTheThesisSetRepeatBitForBit) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // The thesis's RSG set at half scale (~85 staged graphs, far more far-sum chunks per step than
+  // far-sum blocks, dozens of steps), swept repeatedly with the far-sum kernel beside the grid:
+  // the load under which the seventeenth session's race between steps hung the full-size bench
+  // while the smaller tests passed. A hang fails this test at ctest's timeout; a wrong or
+  // different sum fails it here.
+  rsg_params p;
+  p.seed = 29;
+  p.batches = thesis_rsg_batches(0.5);
+  const spreading_graphs g = generate_rsg(p, 2);
+  cuda::twitter_backward_session session(g);
+  EXPECT_GT(session.staged_graph_count(), 50u);
+  EXPECT_GT(session.staged_steps(), 30u);
+  session.run(gpu_variant::staged);
+  const std::vector<double> first = session.result().influence;
+  EXPECT_EQ(mismatches(backward_sequential(g), session.result(), "staged, half the thesis set"), 0u);
+  for (int run = 1; run < 8; ++run) {
+    session.run(gpu_variant::staged);
+    ASSERT_EQ(session.result().influence, first) << "run " << run;
+  }
+}
+
 TEST(TwitterGpu, StagedSweepWithIntegerSharesIsExact) {
   if (!gpu_available()) GTEST_SKIP() << "no GPU";
   // Chains of thousands of levels (hundreds of steps), one past 65,535 nodes (left to the queue
