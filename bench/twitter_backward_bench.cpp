@@ -103,7 +103,7 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
   fmt::print("staged timeline ({}; one run, SM clock {:.2f} GHz from the global timer): the graph with the most levels "
              "(critical block {} of {}, {:.0f} levels), microseconds\n\n",
              what, t.clock_hz / 1e9, critical, t.blocks, most);
-  fmt::print("| steps | its levels | stage copy | levels | ns per level | chain warp waiting for level helpers | first level "
+  fmt::print("| steps | its levels | stage copy | levels | ns per level | chain warps waiting for level helpers (added) | first level "
              "helper waiting for the chain | publishing the stage | waiting for far sums (helping) | slowest stage of any graph (copy + levels) "
              "|\n|---|---|---|---|---|---|---|---|---|---|\n");
   phases all;
