@@ -582,8 +582,9 @@ __device__ __forceinline__ std::uint32_t load_volatile(const std::uint32_t* p) {
 /// memory: its cursors, far sums and source shares, then the first units; the next ticket is
 /// taken and its record read meanwhile (the first version, which claimed, read the record and the
 /// graph's record one after the other, took about 7 us a chunk). No block waits in a cycle: a
-/// chunk of step k waits only for a stage or chunks of step k - 1, and a critical block whose
-/// stage is at step S takes chunks of step S - 1 at the latest.
+/// chunk of step k waits only for a stage or chunks of step k - 1, and a stage at step S starts
+/// once its graph's chunks of step S - 1 are done (taken by the far-sum blocks that take part,
+/// which take every chunk in step order, or else by its critical block itself).
 template <int Block, bool Pipelined, class Stop>
 __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_source, staged_chunk_ref* s_chunk, std::uint32_t* s_index,
                                Stop stop) {
