@@ -121,7 +121,7 @@ struct twitter_backward_session::impl {
   device_array<twitter::detail::staged_graph> staged_graphs;
   device_array<twitter::detail::staged_stage> staged_stages;
   device_array<std::uint32_t> staged_near_start, staged_pass_first;
-  device_array<std::uint16_t> staged_near, staged_older_near, staged_recent_slots;
+  device_array<std::uint16_t> staged_near_slots, staged_older_near, staged_recent_slots;
   device_array<std::uint64_t> staged_chunk_offsets;
   device_array<std::uint32_t> staged_counters;
   device_array<k::staged_chunk_ref> staged_chunks;
@@ -284,7 +284,7 @@ struct twitter_backward_session::impl {
     staged_graphs.upload(staged.graphs);
     staged_stages.upload(staged.stages);
     staged_near_start.upload(staged.near_start);
-    staged_near.upload(staged.near);
+    staged_near_slots.upload(staged.near_slots);
     staged_older_near.upload(staged.older_near);
     staged_recent_slots.upload(staged.recent_slots);
     // The chunks in the layout's step order, each with the count of its graph's chunks in earlier
@@ -316,8 +316,8 @@ struct twitter_backward_session::impl {
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_steps = staged.num_steps;
-    // Bytes moved beyond the pull layout's: near entries (2 B), their starts, older counts and
-    // recent slots (4 + 2 + 16 B per position), stage records, chunks with their source shares
+    // Bytes moved beyond the pull layout's: near slots (2 B, padding included), their starts,
+    // older run lengths and recent slots (4 + 2 + 16 B per position), stage records, chunks with their source shares
     // (8 B each), and per chunk visit of a position its cursor and far sum read and written (32 B).
     std::uint64_t positions = 0, visits = 0, sources = 0;
     for (const auto& record : staged.graphs) positions += g.graph_size(record.graph);
@@ -325,7 +325,7 @@ struct twitter_backward_session::impl {
       visits += chunk.last - chunk.first;
       sources += static_cast<std::uint64_t>(chunk.source_end - chunk.source_first);
     }
-    staged_bytes = 2 * staged.num_near + (4 + 2 + 16) * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
+    staged_bytes = 2 * staged.near_slots.size() + (4 + 2 + 16) * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
                    sizeof(k::staged_chunk_ref) * staged.chunks.size() + 8 * sources + 32 * visits;
   }
 
@@ -338,7 +338,7 @@ struct twitter_backward_session::impl {
                         static_cast<std::uint32_t>(staged_graphs.size),
                         staged_stages.ptr,
                         staged_near_start.ptr,
-                        staged_near.ptr,
+                        staged_near_slots.ptr,
                         staged_older_near.ptr,
                         reinterpret_cast<const uint4*>(staged_recent_slots.ptr),
                         staged_chunk_offsets.ptr,
@@ -561,7 +561,7 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   if (error & 2u) throw input_error("spreading graphs", 0, "an edge target lies outside its graph");
   if (error & 1u) throw cuda_error("twitter backward: queue overflow (a node was enqueued twice); this is a bug");
   if (error & k::pull_error_bit) throw cuda_error("twitter backward: a pull in-list names a position not yet final; this is a bug");
-  if (error & k::staged_error_bit) throw cuda_error("twitter backward: the staged layout is inconsistent (a near entry outside its window, a far cursor behind its stage or a stage past its limits); this is a bug");
+  if (error & k::staged_error_bit) throw cuda_error("twitter backward: the staged layout is inconsistent (a near run outside its stage or slot outside its window, a far cursor behind its stage or a stage past its limits); this is a bug");
   return ms / 1000.0;
 }
 

@@ -71,7 +71,7 @@ struct staged_view {
   std::uint32_t num_graphs;  // at most the grid size: graph j is solved by block j
   const twitter::detail::staged_stage* stages;
   const std::uint32_t* near_start;  // per pull node record
-  const std::uint16_t* near;
+  const std::uint16_t* near_slots;
   const std::uint16_t* older_near;  // per pull node record
   const uint4* recent_slots;        // per pull node record
   const std::uint64_t* chunk_offsets;  // num_steps + 1: the chunks of step k
@@ -131,7 +131,7 @@ struct staged_shared {
   std::uint32_t* level_first;  // first position of the levels from staged_recent_levels before the
                                // stage to its end: level l of the stage at l + staged_recent_levels
   std::uint16_t* degree;       // out-degree per stage position
-  uint4* near_units;           // the stage's near entries as whole 16-byte units of the global list
+  uint4* near_units;           // the stage's near slots (window byte offsets), 8 a unit
 };
 
 /// The levels of a stage are split between the warps of its critical block: warp 0, the chain
@@ -142,14 +142,10 @@ struct staged_shared {
 using twitter::detail::staged_recent_levels;
 using twitter::detail::staged_recent_slots;
 using twitter::detail::staged_zero_slot;
-/// Entries a level helper lane reads in one round of independent loads.
-inline constexpr std::uint32_t staged_round_entries = 8;
-
 inline constexpr std::size_t staged_near_start_slots = twitter::detail::staged_max_stage_nodes + 4;
 inline constexpr std::size_t staged_level_slots =  // a multiple of four keeps what follows 16-byte aligned
     (twitter::detail::staged_max_stage_levels + staged_recent_levels + 4 + 3) / 4 * 4;
-/// A stage's near entries start anywhere in a unit and end anywhere in another: one unit more.
-inline constexpr std::size_t staged_near_units = twitter::detail::staged_max_stage_near / twitter::detail::staged_near_unit + 1;
+inline constexpr std::size_t staged_near_units = twitter::detail::staged_max_stage_near / twitter::detail::staged_near_unit;
 /// Byte offsets of a critical block's arrays in its dynamic shared memory (carve_staged); the chain
 /// warp and the level helpers address them from one 32-bit base (staged_base).
 inline constexpr std::uint32_t staged_acc_at = 8 * (twitter::detail::staged_window + 2);
@@ -190,12 +186,18 @@ __device__ __forceinline__ void sts_f64(std::uint32_t address, double value) {
   asm volatile("st.shared.f64 [%0], %1;" ::"r"(address), "d"(value) : "memory");
 }
 inline constexpr std::size_t staged_shared_bytes = staged_units_offset + 16 * staged_near_units;
+static_assert(staged_shared_bytes > 65535 + 8, "a 16-bit window offset, whatever its value, addresses the block's own shared memory");
 /// Eight values added as a balanced tree (a fixed order, so a run is deterministic; three
 /// dependent adds instead of seven).
 __device__ __forceinline__ double tree_sum8(const double (&part)[8]) {
   return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
 }
 
+/// The largest of the eight 16-bit halves of a unit (window slot offsets).
+__device__ __forceinline__ std::uint32_t largest_half(uint4 u) {
+  const std::uint32_t m = __vmaxu2(__vmaxu2(u.x, u.y), __vmaxu2(u.z, u.w));
+  return max(m & 0xffffu, m >> 16);
+}
 
 __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
   staged_shared s;
@@ -236,10 +238,10 @@ struct staged_graph_ref {
   const twitter::detail::pull_level* levels;
   const twitter::detail::staged_stage* stages;
   const std::uint32_t* near_start;
-  const std::uint16_t* near;
+  const std::uint16_t* near_slots;
   const std::uint16_t* older_near;
   const uint4* recent_slots;
-  std::uint64_t near_base;  // index of `near` in the whole near list
+  std::uint64_t near_base;  // index of `near_slots` in the whole list (a whole unit)
   std::uint32_t first_step;  // the step of its stage 0
   const std::uint32_t* pass_first;  // num_stages + 1: its chunks of the passes before each
 };
@@ -256,7 +258,7 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
           v.pull.levels + v.pull.graphs[t].level_base,
           v.stages + record.stage_base,
           v.near_start + lo + t,
-          v.near + record.near_base,
+          v.near_slots + record.near_base,
           v.older_near + lo + t,
           v.recent_slots + lo + t,
           record.near_base,
@@ -264,18 +266,18 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
           v.pass_first + record.stage_base};
 }
 
-/// What the copy of a stage needs before its bulk loads: its records, the previous stage's first
-/// position and its near list's range. Read in the previous stage's tail, so the copy of a stage
-/// starts with the bulk loads instead of two dependent trips to L2.
+/// What the copy of a stage needs before its bulk loads: its records and its near slots' range.
+/// Read in the previous stage's tail, so the copy of a stage starts with the bulk loads instead
+/// of two dependent trips to L2.
 struct staged_bounds {
   twitter::detail::staged_stage cur, next;
-  std::uint32_t window_first, near_first, near_count;
+  std::uint32_t near_first, near_count;
 };
 
 __device__ __forceinline__ staged_bounds stage_bounds(const staged_graph_ref& gr, std::uint32_t k) {
   const twitter::detail::staged_stage cur = gr.stages[k], next = gr.stages[k + 1];
   const std::uint32_t near_first = gr.near_start[cur.first_position];
-  return {cur, next, k > 0 ? gr.stages[k - 1].first_position : 0u, near_first, gr.near_start[next.first_position] - near_first};
+  return {cur, next, near_first, gr.near_start[next.first_position] - near_first};
 }
 
 /// Asks L2 for the read-only data of the stage with bounds `s` (node records, near starts and
@@ -286,7 +288,7 @@ __device__ __forceinline__ void prefetch_stage(const staged_graph_ref& gr, const
   prefetch_l2(reinterpret_cast<const char*>(gr.near_start + b), reinterpret_cast<const char*>(gr.near_start + c + 1));
   prefetch_l2(reinterpret_cast<const char*>(gr.older_near + b), reinterpret_cast<const char*>(gr.older_near + c));
   prefetch_l2(reinterpret_cast<const char*>(gr.recent_slots + b), reinterpret_cast<const char*>(gr.recent_slots + c));
-  prefetch_l2(reinterpret_cast<const char*>(gr.near + s.near_first), reinterpret_cast<const char*>(gr.near + s.near_first + s.near_count));
+  prefetch_l2(reinterpret_cast<const char*>(gr.near_slots + s.near_first), reinterpret_cast<const char*>(gr.near_slots + s.near_first + s.near_count));
   prefetch_l2(reinterpret_cast<const char*>(gr.levels + s.cur.first_level),
               reinterpret_cast<const char*>(gr.levels + s.next.first_level + 1));
 }
@@ -336,28 +338,27 @@ __device__ __forceinline__ std::uint32_t level_sources_barrier(std::uint32_t l) 
   return 1 + staged_level_helpers<Block> + l % staged_level_helpers<Block>;
 }
 
-/// A level helper's share of a stage: for each of its levels l, once the chain warp has solved
+/// A level helper's share of a stage: for each of its levels l, once the chain warps have solved
 /// level l - staged_recent_levels - 1, it adds to every node of l the shares of its older near
-/// entries (those below level l - staged_recent_levels: the prefix of its near list up to its
-/// recent start, from the layout; g lanes a node, rounds of independent loads, a tree, shuffles),
-/// checked against the window. Returns whether an entry lay outside it (a layout bug).
+/// entries (those below level l - staged_recent_levels): the node's older run of window slots,
+/// whole 16-byte units padded with the zero slot's (g lanes a node, a unit a lane and round: eight
+/// independent loads, a tree; then shuffles). No bound, no position to translate and no padding
+/// to skip: an entry costs its share's load, its add and half an extraction (the positions as
+/// first stored cost ~13 instructions an entry, and the helpers bound the levels).
 template <int Block, bool Timeline>
-__device__ bool staged_level_helper(const staged_shared& sm, std::uint32_t near_skip, std::uint32_t b,
-                                    std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
-  constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, R = staged_round_entries;
+__device__ void staged_level_helper(const staged_shared& sm, std::uint32_t b, std::uint32_t num_levels, std::uint64_t* stamps) {
+  constexpr std::uint32_t D = staged_recent_levels, U = twitter::detail::staged_near_unit;
   constexpr std::uint32_t H = staged_level_helpers<Block>;
   static_assert(H >= D + 1, "a helper's barriers are reused only after the chain has passed them");
   static_assert(2 * H + staged_chain_warps + 1 <= 16, "named barriers 1 .. 2H + 2");
   static_assert(H % staged_chain_warps == 0, "a helper's levels go to one chain warp");
   const std::uint32_t lane = threadIdx.x % 32;
   const std::uint32_t base = staged_base(sm);
-  const std::uint32_t s_near = base + staged_units_offset + 2 * near_skip;  // the stage's near entries
-  bool bad = false;
+  const std::uint32_t s_units = base + staged_units_offset;  // the stage's near slots
   std::uint64_t waited = 0;
   for (std::uint32_t l = threadIdx.x / 32 - staged_chain_warps; l < num_levels; l += H) {
     // The level's bounds and its lanes per node (the most, a power of two, that fit its nodes into
     // the warp at once) are structure: found before waiting for the chain.
-    const std::uint32_t threshold = lds_u32(base + staged_level_first_at + 4 * l);
     const std::uint32_t first = lds_u32(base + staged_level_first_at + 4 * (l + D));
     const std::uint32_t last = lds_u32(base + staged_level_first_at + 4 * (l + D + 1));
     const std::uint32_t nodes = last - first;
@@ -370,19 +371,15 @@ __device__ bool staged_level_helper(const staged_shared& sm, std::uint32_t near_
       const std::uint32_t p = round + (lane >> shift);
       const bool active = p < last;
       const std::uint32_t i = active ? p - b : 0u;
-      const std::uint32_t older_end = active ? lds_u32(base + staged_recent_start_at + 4 * i) : 0u;
+      // Byte addresses of the node's older run: near_start and recent_start are whole units.
+      const std::uint32_t older_end = active ? s_units + 2 * lds_u32(base + staged_recent_start_at + 4 * i) : 0u;
       double sum = 0.0;
-      for (std::uint32_t at = lds_u32(base + staged_near_start_at + 4 * i) + member; at < older_end; at += R * g) {
-        double part[R];
+      for (std::uint32_t at = s_units + 2 * lds_u32(base + staged_near_start_at + 4 * i) + 16 * member; at < older_end; at += 16 * g) {
+        const uint4 unit = lds_v4(at);
+        const std::uint32_t words[4] = {unit.x, unit.y, unit.z, unit.w};
+        double part[U];
 #pragma unroll
-        for (std::uint32_t j = 0; j < R; ++j) {
-          const std::uint32_t e = at + j * g;
-          const bool in = e < older_end;
-          const std::uint32_t u = lds_u16(s_near + 2 * (in ? e : 0u));
-          const bool ok = (u >= window_first) & (u < threshold);
-          bad |= in & !ok;
-          part[j] = lds_f64(base + 8 * (in & ok ? u % W : staged_zero_slot));
-        }
+        for (std::uint32_t j = 0; j < U; ++j) part[j] = lds_f64(base + (j % 2 ? words[j / 2] >> 16 : words[j / 2] & 0xffffu));
         sum += tree_sum8(part);
       }
       for (std::uint32_t o = g / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
@@ -391,35 +388,32 @@ __device__ bool staged_level_helper(const staged_shared& sm, std::uint32_t near_
     named_barrier_arrive(level_ready_barrier<Block>(l));
   }
   if (Timeline && stamps != nullptr && threadIdx.x == 32 * staged_chain_warps) stamps[staged_helper_wait_slot] = waited;
-  return bad;
 }
 
 /// A chain warp's share of a stage: its levels in order (warp c: levels c, c + 2, ...), a lane per
 /// node (rounds of 32): the node's value is its helper-summed base + far + older near value plus
 /// the shares of its recent entries (its first window slots, from the layout: independent loads
-/// and a tree; further entries one at a time), then the division by the staged reciprocal
-/// (divide_by_degree: bit-equal). Its influence and share stay in shared memory (the block stores
-/// them after the stage). A level's dependent chain is the other chain warp's hand-over barrier,
-/// the window loads, the adds, the division and the stores: no block barrier, no shuffle, no
-/// global store, no bounds check and no branch (the rare further entries are behind a warp vote;
-/// an inactive lane stores to a scratch slot); the node's helper-summed value is read with its
+/// and a tree; further entries, its further run of slots, one at a time), then the division by
+/// the staged reciprocal (divide_by_degree: bit-equal). Its influence and share stay in shared
+/// memory (the block stores them after the stage). A level's dependent chain is the other chain
+/// warp's hand-over barrier, the window loads, the adds, the division and the stores: no block
+/// barrier, no shuffle, no global store, no bounds check and no branch (the rare further entries
+/// are behind a warp vote; an inactive lane stores to a scratch slot); the node's helper-summed value is read with its
 /// recent shares. What does not depend on the level before (its bounds, the node's records, the
 /// helper's barrier) runs while the other warp solves that level. (Solving a group of
 /// consecutive levels of at most 32 nodes in one pass, a lane a node and a __syncwarp between the
 /// levels, made a level slower on the H100: 427 against 352 ns; branch exp/staged-chain-groups.)
 template <int Block, bool Timeline>
-__device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, std::uint32_t b,
-                             std::uint32_t window_first, std::uint32_t num_levels, std::uint64_t* stamps) {
+__device__ void staged_chain(const staged_shared& sm, std::uint32_t b, std::uint32_t num_levels, std::uint64_t* stamps) {
   constexpr std::uint32_t W = twitter::detail::staged_window, D = staged_recent_levels, H = staged_level_helpers<Block>;
   constexpr std::uint32_t C = staged_chain_warps;
   static_assert(C == 2, "the hand-over below pairs two chain warps");
   constexpr std::uint32_t scratch = 8 * (W + 1);  // where inactive lanes store: the window's scratch slot
   const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::uint32_t handed_in = 1 + 2 * H + (1 - warp), handed_out = 1 + 2 * H + warp;
-  bool bad = false;
   std::uint64_t waited = 0;
   const std::uint32_t base = staged_base(sm);
-  const std::uint32_t s_near = base + staged_units_offset + 2 * near_skip;  // the stage's near entries
+  const std::uint32_t s_units = base + staged_units_offset;  // the stage's near slots
   std::uint32_t first = lds_u32(base + staged_level_first_at + 4 * (warp + D));
   std::uint32_t last = lds_u32(base + staged_level_first_at + 4 * (warp + D + 1));
   std::uint32_t ready = warp, sources = (warp + D + 1) % H;  // l % H and (l + D + 1) % H, without a division
@@ -432,7 +426,7 @@ __device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, s
       const std::uint32_t i = active ? p - b : 0u;
       // What the helpers and the other chain warp do not write is read before waiting for them.
       const std::uint32_t end = active ? lds_u32(base + staged_near_start_at + 4 * (i + 1)) : 0u;
-      const std::uint32_t tail = lds_u32(base + staged_recent_start_at + 4 * i) + staged_recent_slots;
+      const std::uint32_t tail = lds_u32(base + staged_recent_start_at + 4 * i);  // the further run
       const double degree = lds_u16(base + staged_degree_at + 2 * i);
       const double r = lds_f64(base + staged_rcp_at + 8 * i);
       const uint4 slots = lds_v4(base + staged_slots_at + 16 * i);
@@ -449,12 +443,7 @@ __device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, s
       }
       double sum = tree_sum8(part);
       if (__any_sync(0xffffffffu, tail < end)) {  // rare: more recent entries than slots
-        for (std::uint32_t e = tail; e < end; ++e) {
-          const std::uint32_t u = lds_u16(s_near + 2 * e);
-          const bool ok = (u >= window_first) & (u < first);
-          bad |= !ok;
-          sum += lds_f64(base + 8 * (ok ? u % W : staged_zero_slot));
-        }
+        for (std::uint32_t e = tail; e < end; ++e) sum += lds_f64(base + lds_u16(s_units + 2 * e));
       }
       // No branch: an inactive lane stores to the scratch slot.
       const double influence = before + sum;
@@ -471,7 +460,6 @@ __device__ bool staged_chain(const staged_shared& sm, std::uint32_t near_skip, s
     last = next_last;
   }
   if (Timeline && stamps != nullptr && lane == 0) atomicAdd(reinterpret_cast<unsigned long long*>(stamps + staged_chain_wait_slot), waited);
-  return bad;
 }
 
 /// Critical work of step k: stage k of the block's staged graph, by the whole block. Returns with
@@ -487,15 +475,15 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   const pull_level* levels = gr.levels;
   const staged_bounds bounds = *s_bounds;  // written in the previous stage's tail
   const staged_stage cur = bounds.cur, next = bounds.next;
-  const std::uint32_t window_first = bounds.window_first;
   const std::uint32_t b = cur.first_position;
   const std::uint32_t count = next.first_position - b;
   const std::uint32_t num_levels = next.first_level - cur.first_level;
   const std::uint32_t* near_start = gr.near_start;
   const std::uint32_t near_first = bounds.near_first;
   const std::uint32_t near_count = bounds.near_count;
+  const std::uint64_t near_index = gr.near_base + near_first;
   if (count > staged_max_stage_nodes || num_levels == 0 || num_levels > staged_max_stage_levels || near_count > staged_max_stage_near ||
-      next.first_position > n) {
+      next.first_position > n || (near_index | near_count) % staged_near_unit != 0) {
     if (threadIdx.x == 0) atomicOr(v.pull.error, staged_error_bit);  // a layout bug; uniform exit
     return;
   }
@@ -506,14 +494,15 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     const pull_node node = nodes[b + i];
     copy_bad |= node.local_id >= n;  // a layout bug
     sm.degree[i] = node.out_degree;
+    // Layout bugs (runs outside the stage's whole units, slots outside the window) set the error
+    // bit; what is stored stays inside them.
+    constexpr std::uint32_t whole = ~(staged_near_unit - 1);
     const std::uint32_t start = near_start[b + i] - near_first, recent = start + gr.older_near[b + i];
-    sm.near_start[i] = start;
-    copy_bad |= recent > near_count;  // layout bugs, kept inside the stage's entries and the window
-    sm.recent_start[i] = min(recent, near_count);
+    copy_bad |= recent > near_count || (start | recent) % staged_near_unit != 0;
+    sm.near_start[i] = min(start, near_count) & whole;
+    sm.recent_start[i] = min(recent, near_count) & whole;
     const uint4 slots = __ldg(gr.recent_slots + b + i);
-    constexpr std::uint32_t zero = 8 * staged_zero_slot;
-    copy_bad |= max(max(slots.x & 0xffffu, slots.x >> 16), max(slots.y & 0xffffu, slots.y >> 16)) > zero ||
-                max(max(slots.z & 0xffffu, slots.z >> 16), max(slots.w & 0xffffu, slots.w >> 16)) > zero;
+    copy_bad |= largest_half(slots) > 8 * staged_zero_slot;
     sm.recent_slots[i] = slots;
     double acc = node.local_id < n ? v.pull.base[lo + node.local_id] : 0.0;
     if (k >= 2) acc += __ldcg(v.far + lo + b + i);
@@ -525,13 +514,14 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     const std::uint32_t level = cur.first_level + i;  // the graph's level + staged_recent_levels
     sm.level_first[i] = level >= staged_recent_levels ? levels[level - staged_recent_levels].first_position : 0u;
   }
-  // The near entries in whole 16-byte units, four loads in flight per thread: a 2-byte load per
+  // The near slots in whole 16-byte units, four loads in flight per thread: a 2-byte load per
   // entry and round (the loop as first written) put ~64 dependent L2 round trips, ~9 us, on
-  // every stage of the largest RSG graph's chain. The list ends with a unit of padding.
-  const std::uint64_t near_index = gr.near_base + near_first;
-  const std::uint64_t first_unit = near_index / staged_near_unit;
-  const auto units = static_cast<std::uint32_t>((near_index + near_count + staged_near_unit - 1) / staged_near_unit - first_unit);
-  const uint4* source_units = reinterpret_cast<const uint4*>(v.near) + first_unit;
+  // every stage of the largest RSG graph's chain. The slots are not checked here: a 16-bit offset
+  // cannot leave the block's shared memory (asserted above), the host sweep checks every slot
+  // against the in-lists (tests), and checking each unit's eight here made the largest RSG
+  // graph's stage copies ~50 us slower in all (H100).
+  const std::uint32_t units = near_count / staged_near_unit;
+  const uint4* source_units = reinterpret_cast<const uint4*>(v.near_slots) + near_index / staged_near_unit;
   constexpr std::uint32_t in_flight = 4;
   for (std::uint32_t i = threadIdx.x; i < units; i += in_flight * Block) {
     uint4 w[in_flight];
@@ -544,13 +534,16 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
       if (i + j * Block < units) sm.near_units[i + j * Block] = w[j];
     }
   }
-  const auto near_skip = static_cast<std::uint32_t>(near_index - first_unit * staged_near_unit);  // entries before the stage's
+
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
   if constexpr (Timeline) stamp_staged(stamps, num_levels);
-  const bool bad = threadIdx.x >= 32 * staged_chain_warps ? staged_level_helper<Block, Timeline>(sm, near_skip, b, window_first, num_levels, stamps)
-                                     : staged_chain<Block, Timeline>(sm, near_skip, b, window_first, num_levels, stamps);
-  if (bad || copy_bad) atomicOr(v.pull.error, staged_error_bit);
+  if (threadIdx.x >= 32 * staged_chain_warps) {
+    staged_level_helper<Block, Timeline>(sm, b, num_levels, stamps);
+  } else {
+    staged_chain<Block, Timeline>(sm, b, num_levels, stamps);
+  }
+  if (copy_bad) atomicOr(v.pull.error, staged_error_bit);
   __syncthreads();
   // The stage's influences and shares, stored by the whole block (the shares, in position order,
   // are what the far sums of the next step read).

@@ -1,5 +1,6 @@
 // Staged layout (see staged_layout.hpp): greedy stages of consecutive levels within the limits,
-// near suffixes copied per position, first steps that balance the far work, far-sum chunks per step.
+// near entries as window slots per position, first steps that balance the far work, far-sum
+// chunks per step.
 #include "twitter/staged_layout.hpp"
 
 #include <algorithm>
@@ -44,20 +45,41 @@ struct pull_graph_view {
   std::uint32_t recent_from(std::uint32_t l) const {
     return l >= staged_recent_levels ? levels[l - staged_recent_levels].first_position : 0;
   }
-  std::uint32_t near_count(std::uint32_t p, std::uint32_t from) const {
-    const auto [b, e] = entries_from(p, from);
-    return static_cast<std::uint32_t>(e - b);
+  /// Position p's near entries (from window_first) split at recent_from: older, the first
+  /// staged_recent_slots recent ones (the chain's slots) and the further recent ones.
+  struct near_runs {
+    const std::uint16_t *older, *recent, *further, *end;
+  };
+  near_runs near_entries(std::uint32_t p, std::uint32_t window_first, std::uint32_t recent_from) const {
+    const auto [b, e] = entries_from(p, window_first);
+    const std::uint16_t* recent = std::lower_bound(b, e, static_cast<std::uint16_t>(std::min<std::uint32_t>(recent_from, pull_pad)));
+    return {b, recent, e - recent > staged_recent_slots ? recent + staged_recent_slots : e, e};
+  }
+  /// The near slots position p takes (staged_layout::near_slots): its older and further runs,
+  /// each padded to whole units.
+  std::uint32_t near_slot_count(std::uint32_t p, std::uint32_t window_first, std::uint32_t recent_from) const {
+    const near_runs r = near_entries(p, window_first, recent_from);
+    return whole_units(r.recent - r.older) + whole_units(r.end - r.further);
+  }
+  static std::uint32_t whole_units(std::ptrdiff_t entries) {
+    return static_cast<std::uint32_t>((entries + staged_near_unit - 1) / staged_near_unit * staged_near_unit);
   }
 };
 
+/// Appends the window slots of the positions [b, e) to `slots`, padded to whole units with the
+/// zero slot's.
+void append_slots(std::vector<std::uint16_t>& slots, const std::uint16_t* b, const std::uint16_t* e) {
+  for (const std::uint16_t* x = b; x < e; ++x) slots.push_back(static_cast<std::uint16_t>(8 * (*x % staged_window)));
+  while (slots.size() % staged_near_unit != 0) slots.push_back(static_cast<std::uint16_t>(8 * staged_zero_slot));
+}
+
 /// Greedy stages of one graph: a stage takes levels while it keeps within the limits, its near
-/// entries counted against the window that starts at the previous stage's first position. With
+/// slots counted against the window that starts at the previous stage's first position. With
 /// `caps`, stage k takes at most caps[k] levels and the graph must fit caps.size() stages.
 /// Returns false when a single level exceeds the limits or the stages do not fit the caps.
-bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, std::uint64_t& near_total,
-                 std::span<const std::uint32_t> caps = {}) {
+bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, std::span<const std::uint32_t> caps = {}) {
   stages.clear();
-  near_total = 0;
+  std::uint64_t near_total = 0;
   std::uint32_t level = 0;
   while (level < v.num_levels) {
     if (!caps.empty() && stages.size() == caps.size()) return false;
@@ -68,7 +90,7 @@ bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, st
     while (level < v.num_levels && count < cap) {
       const std::uint32_t first = v.levels[level].first_position, last = v.levels[level + 1].first_position;
       std::uint32_t level_near = 0;
-      for (std::uint32_t p = first; p < last; ++p) level_near += v.near_count(p, window_first);
+      for (std::uint32_t p = first; p < last; ++p) level_near += v.near_slot_count(p, window_first, v.recent_from(level));
       if (nodes + (last - first) > staged_max_stage_nodes || near + level_near > staged_max_stage_near) break;
       nodes += last - first;
       near += level_near;
@@ -80,7 +102,7 @@ bool plan_stages(const pull_graph_view& v, std::vector<staged_stage>& stages, st
     near_total += near;
   }
   stages.push_back({v.num_levels, v.levels[v.num_levels].first_position});  // sentinel
-  return near_total <= 0xffffffffULL;
+  return near_total <= 0xffffffffULL;  // near_start is 32 bits
 }
 
 /// In-list entries by the level of their source, as prefix sums over the levels: a stage's pass
@@ -120,7 +142,7 @@ std::vector<std::uint64_t> pass_bytes(const std::vector<std::uint64_t>& by_level
 /// graphs with the most far work first each take the one that adds the least to the sum of
 /// squares of the far work per step; a graph that fits no start keeps its own plan at step 0.
 void assign_first_steps(const spreading_graphs& g, const pull_layout& pull, const std::vector<std::vector<std::uint64_t>>& by_level,
-                        staged_layout& layout, std::vector<std::vector<staged_stage>>& plans, std::vector<std::uint64_t>& near_totals) {
+                        staged_layout& layout, std::vector<std::vector<staged_stage>>& plans) {
   const std::size_t count = layout.graphs.size();
   std::size_t reference = 0;
   for (std::size_t j = 1; j < count; ++j) {
@@ -137,9 +159,8 @@ void assign_first_steps(const spreading_graphs& g, const pull_layout& pull, cons
     const pull_graph_view v(g, pull, layout.graphs[j].graph);
     work[j].resize(steps);
     std::vector<staged_stage> stages;
-    std::uint64_t near_total = 0;
     for (std::uint32_t o = 0; o < steps; ++o) {
-      if (!plan_stages(v, stages, near_total, std::span<const std::uint32_t>(caps).subspan(o))) continue;
+      if (!plan_stages(v, stages, std::span<const std::uint32_t>(caps).subspan(o))) continue;
       work[j][o] = pass_bytes(by_level[j], stages.data(), static_cast<std::uint32_t>(stages.size() - 1));
     }
   }
@@ -172,7 +193,7 @@ void assign_first_steps(const spreading_graphs& g, const pull_layout& pull, cons
     const std::vector<std::uint64_t>& w = work[j][o];
     for (std::uint32_t k = 0; k < w.size(); ++k) load[o + k] += static_cast<double>(w[k]);
     layout.graphs[j].first_step = o;
-    plan_stages(pull_graph_view(g, pull, layout.graphs[j].graph), plans[j], near_totals[j], std::span<const std::uint32_t>(caps).subspan(o));
+    plan_stages(pull_graph_view(g, pull, layout.graphs[j].graph), plans[j], std::span<const std::uint32_t>(caps).subspan(o));
   }
 }
 
@@ -193,58 +214,51 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return pull.graphs[a].num_levels > pull.graphs[b].num_levels; });
   std::vector<std::vector<staged_stage>> plans;
-  std::vector<std::uint64_t> near_totals;
   for (std::uint32_t t : order) {
     if (layout.graphs.size() >= max_graphs) break;
     std::vector<staged_stage> stages;
-    std::uint64_t near_total = 0;
-    if (!plan_stages(pull_graph_view(g, pull, t), stages, near_total)) continue;
+    if (!plan_stages(pull_graph_view(g, pull, t), stages)) continue;
     staged_graph record;
     record.graph = t;
     layout.graphs.push_back(record);
     plans.push_back(std::move(stages));
-    near_totals.push_back(near_total);
   }
   std::vector<std::vector<std::uint64_t>> by_level(layout.graphs.size());
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t j = 0; j < layout.graphs.size(); ++j) by_level[j] = entries_by_source_level(pull_graph_view(g, pull, layout.graphs[j].graph));
-  if (when == staged_start::balanced && !layout.graphs.empty()) assign_first_steps(g, pull, by_level, layout, plans, near_totals);
+  if (when == staged_start::balanced && !layout.graphs.empty()) assign_first_steps(g, pull, by_level, layout, plans);
   for (std::size_t j = 0; j < layout.graphs.size(); ++j) {
     staged_graph& record = layout.graphs[j];
     const std::vector<staged_stage>& stages = plans[j];
     const pull_graph_view v(g, pull, record.graph);
     record.num_stages = static_cast<std::uint32_t>(stages.size() - 1);
     record.stage_base = layout.stages.size();
-    record.near_base = layout.near.size();
+    record.near_base = layout.near_slots.size();  // a whole unit: every run is
     layout.stages.insert(layout.stages.end(), stages.begin(), stages.end());
-    // Near suffixes, stage by stage, with each position's older count and recent slots;
+    // Near slots, stage by stage, with each position's older run length and recent slots;
     // positions past the last stage (none) keep the end.
     const std::uint64_t node = pull.node_index(g, record.graph);
     std::uint32_t* start = layout.near_start.data() + node;
     for (std::uint32_t s = 0; s < record.num_stages; ++s) {
       const std::uint32_t window_first = s > 0 ? stages[s - 1].first_position : 0;
       for (std::uint32_t l = stages[s].first_level; l < stages[s + 1].first_level; ++l) {
-        const std::uint32_t threshold = v.recent_from(l);
         for (std::uint32_t p = v.levels[l].first_position; p < v.levels[l + 1].first_position; ++p) {
-          start[p] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
-          const auto [b, e] = v.entries_from(p, window_first);
-          const std::uint16_t* recent = std::lower_bound(b, e, static_cast<std::uint16_t>(threshold));
-          layout.older_near[node + p] = static_cast<std::uint16_t>(recent - b);
+          start[p] = static_cast<std::uint32_t>(layout.near_slots.size() - record.near_base);
+          const pull_graph_view::near_runs r = v.near_entries(p, window_first, v.recent_from(l));
+          append_slots(layout.near_slots, r.older, r.recent);
+          layout.older_near[node + p] = static_cast<std::uint16_t>(layout.near_slots.size() - record.near_base - start[p]);
           for (std::uint32_t i = 0; i < staged_recent_slots; ++i) {
             layout.recent_slots[(node + p) * staged_recent_slots + i] =
-                static_cast<std::uint16_t>(8 * (recent + i < e ? recent[i] % staged_window : staged_zero_slot));
+                static_cast<std::uint16_t>(8 * (r.recent + i < r.end ? r.recent[i] % staged_window : staged_zero_slot));
           }
-          layout.near.insert(layout.near.end(), b, e);
+          append_slots(layout.near_slots, r.further, r.end);
+          layout.num_near += static_cast<std::uint64_t>(r.end - r.older);
         }
       }
     }
-    start[v.n] = static_cast<std::uint32_t>(layout.near.size() - record.near_base);
-    layout.num_near += near_totals[j];
+    start[v.n] = static_cast<std::uint32_t>(layout.near_slots.size() - record.near_base);
     layout.num_steps = std::max(layout.num_steps, record.first_step + record.num_stages);
   }
-  // The device copies each stage's near entries in whole 16-byte units (twitter_staged_kernels.cuh):
-  // the unit holding the last entry must lie inside the array.
-  layout.near.resize(layout.near.size() + staged_near_unit);
   // The chunks and the far work, step by step.
   std::vector<std::vector<std::uint64_t>> work(layout.graphs.size());
   for (std::size_t j = 0; j < layout.graphs.size(); ++j) {
@@ -318,37 +332,46 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       const staged_stage* st = staged.stages.data() + record.stage_base;
       const std::uint32_t window_first = k > 0 ? st[k - 1].first_position : 0;
       const std::uint32_t* near_start = staged.near_start.data() + pull.node_index(g, record.graph);
-      const std::uint16_t* near = staged.near.data() + record.near_base;
+      const std::uint16_t* slots = staged.near_slots.data() + record.near_base;
       if (st[k + 1].first_position - st[k].first_position > staged_max_stage_nodes ||
           st[k + 1].first_level - st[k].first_level > staged_max_stage_levels ||
           near_start[st[k + 1].first_position] - near_start[st[k].first_position] > staged_max_stage_near) {
         fault("stage past its limits");
       }
       const std::uint64_t records = pull.node_index(g, record.graph);
+      std::vector<std::uint16_t> expected;
       for (std::uint32_t l = st[k].first_level; l < st[k + 1].first_level; ++l) {
         const std::uint32_t level_first = v.levels[l].first_position;
-        // Older entries (the level helpers') lie below recent_from; the chain's recent ones from
-        // there, its first slots their window offsets.
-        const std::uint32_t recent_from = v.recent_from(l);
         for (std::uint32_t p = level_first; p < v.levels[l + 1].first_position; ++p) {
+          // The near entries from the in-list; older ones (the level helpers') lie below the
+          // level staged_recent_levels back, the chain's recent ones from there.
+          const pull_graph_view::near_runs runs = v.near_entries(p, window_first, v.recent_from(l));
           if (k >= 2) {
             if (visits[v.lo + p] != k - 1) fault("far sum incomplete");
-            const auto [b, e] = v.entries_from(p, window_first);
-            if (v.sources + v.nodes[p].in_begin + cursor[v.lo + p] != b) fault("cursor not at the near list");
+            if (v.sources + v.nodes[p].in_begin + cursor[v.lo + p] != runs.older) fault("cursor not at the near entries");
           }
+          // The layout's view of them: the older run, the recent slots, the further run.
           const std::uint32_t older = staged.older_near[records + p];
-          if (older > near_start[p + 1] - near_start[p]) fault("older count past the near list");
+          expected.clear();
+          append_slots(expected, runs.older, runs.recent);
+          if (near_start[p] % staged_near_unit != 0 || older != expected.size() || near_start[p + 1] - near_start[p] < older ||
+              !std::equal(expected.begin(), expected.end(), slots + near_start[p])) {
+            fault("older run not the near entries'");
+          }
           for (std::uint32_t i = 0; i < staged_recent_slots; ++i) {
-            const std::uint32_t e = near_start[p] + older + i;
-            const std::uint32_t slot = e < near_start[p + 1] ? near[e] % staged_window : staged_zero_slot;
+            const std::uint32_t slot = runs.recent + i < runs.end ? runs.recent[i] % staged_window : staged_zero_slot;
             if (staged.recent_slots[(records + p) * staged_recent_slots + i] != 8 * slot) fault("recent slot not the near entry's");
           }
+          expected.clear();
+          append_slots(expected, runs.further, runs.end);
+          if (near_start[p + 1] - near_start[p] - older != expected.size() || !std::equal(expected.begin(), expected.end(), slots + near_start[p] + older)) {
+            fault("further run not the near entries'");
+          }
           double sum = 0.0;
-          for (std::uint32_t e = near_start[p]; e < near_start[p + 1]; ++e) {
-            if (near[e] < window_first || near[e] >= level_first) fault("near entry outside its window");
-            if (near[e] - window_first >= staged_window) fault("window too small");
-            if ((e - near_start[p] < older) != (near[e] < recent_from)) fault("older count not at the recent levels");
-            sum += shares[j][near[e]];
+          for (const std::uint16_t* e = runs.older; e < runs.end; ++e) {
+            if (*e >= level_first) fault("near entry outside its window");
+            if (*e - window_first >= staged_window) fault("window too small");
+            sum += shares[j][*e];
           }
           const pull_node node = v.nodes[p];
           if (node.local_id >= v.n) fault("bad local id");

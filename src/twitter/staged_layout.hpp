@@ -28,7 +28,8 @@ inline constexpr std::uint32_t staged_window = 2048;
 inline constexpr std::uint32_t staged_max_stage_nodes = staged_window / 2;
 inline constexpr std::uint32_t staged_max_stage_levels = 64;
 inline constexpr std::uint32_t staged_max_stage_near = 16384;
-/// Near entries per 16-byte unit, as the device copies them; `near` ends with this many zeros.
+/// Near slots per 16-byte unit: every position's older and further runs (staged_layout::near_slots)
+/// start on a unit and are padded to whole units.
 inline constexpr std::uint32_t staged_near_unit = 8;
 /// Target positions per far-sum chunk (a block's unit of helper work, a thread per position).
 inline constexpr std::uint32_t staged_chunk_nodes = 256;
@@ -77,13 +78,18 @@ struct staged_layout {
   std::vector<staged_graph> graphs;  // critical-block order (most levels first)
   std::vector<staged_stage> stages;
   /// Per node record of the pull layout (graph t's n + 1 entries at node_index(g, t)): the first
-  /// near entry of each position, relative to its graph's near_base; only staged graphs are set.
+  /// near slot of each position, relative to its graph's near_base; only staged graphs are set.
   std::vector<std::uint32_t> near_start;
-  std::vector<std::uint16_t> near;  // near entries (positions), in position order
-  /// Per node record, like near_start: how many of the position's near entries are older (below
-  /// its level - staged_recent_levels), and its recent entries' first window slots (staged_recent_slots
-  /// byte offsets a record). Structure only, so the device reads them with the stage instead of
-  /// having the level helpers find and pack them level by level.
+  /// The near entries as the byte offsets of their window slots (8 x (position mod staged_window)),
+  /// in position order, each position's in two runs padded to whole units with the zero slot's
+  /// offset: its older entries (below its level - staged_recent_levels: a level helper adds them)
+  /// and its recent entries past its first staged_recent_slots (rare: the chain warp adds them one
+  /// at a time). So a helper adds whole units without a bound or a position to translate. Structure
+  /// only: the host sweep checks them against the in-lists.
+  std::vector<std::uint16_t> near_slots;
+  /// Per node record, like near_start: the length of the position's older run (padding included,
+  /// a multiple of staged_near_unit), and its first staged_recent_slots recent entries' window
+  /// slots (byte offsets, the zero slot's past its list; one 16-byte record).
   std::vector<std::uint16_t> older_near;
   std::vector<std::uint16_t> recent_slots;
   /// The chunks of step K, every graph's pass K - first_step: chunks[chunk_offsets[K] ..
@@ -96,7 +102,7 @@ struct staged_layout {
   /// the stage a pass adds (its near entries included), 48 per position visit, 8 per source share
   /// a chunk stages. What balanced starts even out.
   std::vector<std::uint64_t> step_bytes;
-  std::uint64_t num_near = 0;  // near entries without padding (for the bytes moved)
+  std::uint64_t num_near = 0;  // near entries, each counted once (near_slots holds fewer or more)
 };
 
 /// When a graph with fewer stages than the longest starts: at step 0 (every graph at once) or at
@@ -120,8 +126,8 @@ std::uint64_t critical_levels(const staged_layout& staged);
 
 /// The staged sweep done on the host, in the device's data order (step by step, every graph's stage
 /// of that step: base plus the far sum, plus the near sum, every near entry checked to lie in its
-/// window; far sums grown chunk by chunk through per-position cursors, each checked to stop where
-/// its near list starts); graphs not in `staged` are swept as sweep_pull_layout does. Throws
+/// window and its slots, older count and recent slots checked against it; far sums grown chunk by
+/// chunk through per-position cursors, each checked to stop where its near entries start); graphs not in `staged` are swept as sweep_pull_layout does. Throws
 /// wildfire::error on a layout fault. For tests: equals backward_sequential to rounding, exactly
 /// with integer shares.
 influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged);

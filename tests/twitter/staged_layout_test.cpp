@@ -1,6 +1,7 @@
 // The staged layout of the `staged` GPU sweep (src/twitter/staged_layout.*): its stage limits and
 // far-sum chunks, and its host sweep in the device's data order (which checks every near entry
-// against its window and every far sum's coverage) against the Kahn reference.
+// against its window, its near slots against its in-list and every far sum's coverage) against
+// the Kahn reference.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,10 +42,16 @@ void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull,
     }
     most = std::max(most, record.num_stages);
     EXPECT_LE(record.first_step + record.num_stages, s.num_steps);
-    // The device copies a stage's near entries in whole units: the unit of the graph's last entry
-    // lies inside the list.
-    const std::uint64_t end = record.near_base + start[g.graph_size(record.graph)];
-    EXPECT_LE((end + staged_near_unit - 1) / staged_near_unit * staged_near_unit, s.near.size());
+    // The device copies a stage's near slots in whole units: every run starts on one and the
+    // graph's slots lie inside the list.
+    EXPECT_EQ(record.near_base % staged_near_unit, 0u);
+    for (std::uint32_t p = 0; p <= g.graph_size(record.graph); ++p) {
+      ASSERT_EQ(start[p] % staged_near_unit, 0u) << p;
+      if (p < g.graph_size(record.graph)) {
+        ASSERT_EQ(s.older_near[pull.node_index(g, record.graph) + p] % staged_near_unit, 0u) << p;
+      }
+    }
+    EXPECT_LE(record.near_base + start[g.graph_size(record.graph)], s.near_slots.size());
   }
   EXPECT_EQ(s.num_steps, most);
   // Every step lasts as long as its longest stage: the critical path holds at least the levels of
@@ -59,9 +66,12 @@ void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull,
   if (s.graphs.size() == 1) {
     EXPECT_EQ(critical_levels(s), most_levels);
   }
-  // The padding after the last entry is zeros (in bounds for any position of any window).
-  ASSERT_GE(s.near.size(), staged_near_unit);
-  for (std::size_t i = s.near.size() - staged_near_unit; i < s.near.size(); ++i) EXPECT_EQ(s.near[i], 0u);
+  // Every slot (padding included) is a byte offset of a window slot or of the zero slot.
+  EXPECT_EQ(s.near_slots.size() % staged_near_unit, 0u);
+  for (std::uint16_t slot : s.near_slots) {
+    ASSERT_EQ(slot % 8, 0u);
+    ASSERT_LE(slot, 8 * staged_zero_slot);
+  }
   ASSERT_EQ(s.chunk_offsets.size(), static_cast<std::size_t>(s.num_steps) + 1);
   EXPECT_EQ(s.chunk_offsets.back(), s.chunks.size());
   // Each chunk sits at its graph's pass step; its pass has a stage before and one after it.
@@ -139,9 +149,10 @@ TEST(StagedLayout, DenseGraphsTakeManyStagesAndFarSums) {
   EXPECT_EQ(sweep_staged_layout(g, pull, together).influence, sweep_staged_layout(g, pull, s).influence);
 }
 
-TEST(StagedLayout, TheSweepChecksOlderCountsAndRecentSlots) {
-  // The device takes each position's older count and recent window slots from the layout instead
-  // of reading its near list: the host sweep checks both, so a wrong one cannot pass unnoticed.
+TEST(StagedLayout, TheSweepChecksNearSlotsOlderCountsAndRecentSlots) {
+  // The device takes each position's near entries as window slots, its older run length and
+  // recent window slots from the layout, and cannot check them against positions: the host sweep
+  // checks all three against the in-lists, so a wrong one cannot pass unnoticed.
   rsg_params p;
   p.seed = 9;
   p.batches = {{1, 2000, 2000, 10.0}};
@@ -160,6 +171,22 @@ TEST(StagedLayout, TheSweepChecksOlderCountsAndRecentSlots) {
   staged_layout slot = s;
   slot.recent_slots[record * staged_recent_slots] = 8 * staged_zero_slot;
   EXPECT_THROW(sweep_staged_layout(g, pull, slot), error);
+  // A near slot of the older run pointing at another window slot, and one of its padding made a
+  // real slot.
+  const std::uint32_t first = s.near_start[record] + static_cast<std::uint32_t>(s.graphs[0].near_base);
+  ASSERT_NE(s.near_slots[first], 8 * staged_zero_slot);
+  staged_layout moved = s;
+  moved.near_slots[first] = static_cast<std::uint16_t>(s.near_slots[first] == 0 ? 8 : s.near_slots[first] - 8);
+  EXPECT_THROW(sweep_staged_layout(g, pull, moved), error);
+  std::uint64_t padded_at = 0;  // the last slot of an older run that ends in padding
+  for (std::uint64_t q = record; q > pull.node_index(g, s.graphs[0].graph) && padded_at == 0; --q) {
+    const std::uint64_t last = s.graphs[0].near_base + s.near_start[q] + s.older_near[q] - 1;
+    if (s.older_near[q] > 0 && s.near_slots[last] == 8 * staged_zero_slot) padded_at = last;
+  }
+  ASSERT_GT(padded_at, 0u);
+  staged_layout padded = s;
+  padded.near_slots[padded_at] = 0;
+  EXPECT_THROW(sweep_staged_layout(g, pull, padded), error);
 }
 
 std::uint64_t busiest_step(const staged_layout& s) { return *std::max_element(s.step_bytes.begin(), s.step_bytes.end()); }
