@@ -488,33 +488,12 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     return;
   }
   bool copy_bad = false;
-  // Stage the stage: node records, near lists and their recent starts and slots, level bounds and
-  // base + far values. Far sums of stages 0 and 1 are empty (their whole in-lists are near).
-  for (std::uint32_t i = threadIdx.x; i < count; i += Block) {
-    const pull_node node = nodes[b + i];
-    copy_bad |= node.local_id >= n;  // a layout bug
-    sm.degree[i] = node.out_degree;
-    // Layout bugs (runs outside the stage's whole units, slots outside the window) set the error
-    // bit; what is stored stays inside them.
-    constexpr std::uint32_t whole = ~(staged_near_unit - 1);
-    const std::uint32_t start = near_start[b + i] - near_first, recent = start + gr.older_near[b + i];
-    copy_bad |= recent > near_count || (start | recent) % staged_near_unit != 0;
-    sm.near_start[i] = min(start, near_count) & whole;
-    sm.recent_start[i] = min(recent, near_count) & whole;
-    const uint4 slots = __ldg(gr.recent_slots + b + i);
-    copy_bad |= largest_half(slots) > 8 * staged_zero_slot;
-    sm.recent_slots[i] = slots;
-    double acc = node.local_id < n ? v.pull.base[lo + node.local_id] : 0.0;
-    if (k >= 2) acc += __ldcg(v.far + lo + b + i);
-    sm.acc[i] = acc;
-    sm.rcp[i] = node.out_degree ? 1.0 / static_cast<double>(node.out_degree) : 0.0;
-  }
-  if (threadIdx.x == 0) sm.near_start[count] = near_count;
-  for (std::uint32_t i = threadIdx.x; i <= num_levels + staged_recent_levels; i += Block) {
-    const std::uint32_t level = cur.first_level + i;  // the graph's level + staged_recent_levels
-    sm.level_first[i] = level >= staged_recent_levels ? levels[level - staged_recent_levels].first_position : 0u;
-  }
-  // The near slots in whole 16-byte units, four loads in flight per thread: a 2-byte load per
+  // Stage the stage: node records, near slots and their runs' starts, recent slots, level bounds and
+  // base + far values. Far sums of stages 0 and 1 are empty (their whole in-lists are near). The
+  // loads that depend on no other go out first (the first near units, the level bounds, then each
+  // position's records, two positions a thread at a time), then the base values (by the node's
+  // local id), then the further units.
+  // The near slots come in whole 16-byte units, four loads in flight per thread: a 2-byte load per
   // entry and round (the loop as first written) put ~64 dependent L2 round trips, ~9 us, on
   // every stage of the largest RSG graph's chain. The slots are not checked here: a 16-bit offset
   // cannot leave the block's shared memory (asserted above), the host sweep checks every slot
@@ -523,18 +502,66 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   const std::uint32_t units = near_count / staged_near_unit;
   const uint4* source_units = reinterpret_cast<const uint4*>(v.near_slots) + near_index / staged_near_unit;
   constexpr std::uint32_t in_flight = 4;
-  for (std::uint32_t i = threadIdx.x; i < units; i += in_flight * Block) {
-    uint4 w[in_flight];
+  uint4 w[in_flight];
+  auto load_units = [&](std::uint32_t from) {
 #pragma unroll
     for (std::uint32_t j = 0; j < in_flight; ++j) {
-      if (i + j * Block < units) w[j] = __ldg(source_units + i + j * Block);
+      if (from + j * Block < units) w[j] = __ldg(source_units + from + j * Block);
+    }
+  };
+  auto store_units = [&](std::uint32_t from) {
+#pragma unroll
+    for (std::uint32_t j = 0; j < in_flight; ++j) {
+      if (from + j * Block < units) sm.near_units[from + j * Block] = w[j];
+    }
+  };
+  load_units(threadIdx.x);
+  const std::uint32_t level = cur.first_level + threadIdx.x;  // the graph's level + staged_recent_levels
+  const bool bounds_mine = threadIdx.x <= num_levels + staged_recent_levels;
+  const std::uint32_t level_first = bounds_mine && level >= staged_recent_levels ? levels[level - staged_recent_levels].first_position : 0u;
+  static_assert(staged_max_stage_levels + staged_recent_levels < Block, "a thread per level bound");
+  // Layout bugs (runs outside the stage's whole units, slots outside the window) set the error
+  // bit; what is stored stays inside them.
+  constexpr std::uint32_t whole = ~(staged_near_unit - 1);
+  for (std::uint32_t first = threadIdx.x; first < count; first += 2 * Block) {
+    pull_node node[2];
+    std::uint32_t start[2], older[2];
+    uint4 slots[2];
+    double far[2], base[2];
+#pragma unroll
+    for (std::uint32_t q = 0; q < 2; ++q) {
+      const std::uint32_t at = b + (first + q * Block < count ? first + q * Block : 0u);  // a position of the stage
+      node[q] = nodes[at];
+      start[q] = near_start[at] - near_first;
+      older[q] = gr.older_near[at];
+      slots[q] = __ldg(gr.recent_slots + at);
+      far[q] = k >= 2 ? __ldcg(v.far + lo + at) : 0.0;
     }
 #pragma unroll
-    for (std::uint32_t j = 0; j < in_flight; ++j) {
-      if (i + j * Block < units) sm.near_units[i + j * Block] = w[j];
+    for (std::uint32_t q = 0; q < 2; ++q) base[q] = node[q].local_id < n ? v.pull.base[lo + node[q].local_id] : 0.0;
+#pragma unroll
+    for (std::uint32_t q = 0; q < 2; ++q) {
+      const std::uint32_t i = first + q * Block;
+      if (i >= count) break;
+      copy_bad |= node[q].local_id >= n;  // a layout bug
+      sm.degree[i] = node[q].out_degree;
+      const std::uint32_t recent = start[q] + older[q];
+      copy_bad |= recent > near_count || (start[q] | recent) % staged_near_unit != 0;
+      sm.near_start[i] = min(start[q], near_count) & whole;
+      sm.recent_start[i] = min(recent, near_count) & whole;
+      copy_bad |= largest_half(slots[q]) > 8 * staged_zero_slot;
+      sm.recent_slots[i] = slots[q];
+      sm.rcp[i] = node[q].out_degree ? 1.0 / static_cast<double>(node[q].out_degree) : 0.0;
+      sm.acc[i] = k >= 2 ? base[q] + far[q] : base[q];
     }
   }
-
+  if (threadIdx.x == 0) sm.near_start[count] = near_count;
+  if (bounds_mine) sm.level_first[threadIdx.x] = level_first;
+  store_units(threadIdx.x);
+  for (std::uint32_t i = threadIdx.x + in_flight * Block; i < units; i += in_flight * Block) {
+    load_units(i);
+    store_units(i);
+  }
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
   if constexpr (Timeline) stamp_staged(stamps, num_levels);
