@@ -70,8 +70,9 @@ std::uint64_t level_count(const spreading_graphs& g, std::uint64_t t) {
 
 #ifdef WF_HAVE_CUDA
 /// Where the staged kernel's time goes, from one run with the critical blocks' clock stamps: the
-/// phases of the graph with the most levels (its stage copy, its levels, the publication of the
-/// stage, its wait for the next stage's far sums, helping with them), by groups of ten steps, and
+/// phases of the graph with the most levels (its stage copy once the far sums are complete, its
+/// levels, the publication of the stage, the time up to the next stage's far sums: staging the
+/// rest of the next stage and waiting, or helping with the far sums), by groups of ten steps, and
 /// per step the slowest stage of any graph.
 void print_staged_timeline(const char* what, const cuda::twitter_backward_session::staged_timeline& t) {
   if (t.blocks == 0 || t.steps == 0 || t.clock_hz <= 0.0) return;
@@ -103,8 +104,9 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
   fmt::print("staged timeline ({}; one run, SM clock {:.2f} GHz from the global timer): the graph with the most levels "
              "(critical block {} of {}, {:.0f} levels), microseconds\n\n",
              what, t.clock_hz / 1e9, critical, t.blocks, most);
-  fmt::print("| steps | its levels | stage copy | levels | ns per level | chain warps waiting for level helpers (added) | first level "
-             "helper waiting for the chain | publishing the stage | waiting for far sums (helping) | slowest stage of any graph (copy + levels) "
+  fmt::print("| steps | its levels | stage copy after the wait (its far sums) | levels | ns per level | chain warps waiting for level "
+             "helpers (added) | first level helper waiting for the chain | publishing the stage | staging the rest, waiting for far sums "
+             "(or helping) | slowest stage of any graph (copy + levels) "
              "|\n|---|---|---|---|---|---|---|---|---|---|\n");
   phases all;
   for (std::uint32_t first = 0; first < t.steps; first += 10) {

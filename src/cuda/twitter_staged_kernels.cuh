@@ -4,12 +4,12 @@
 // graph j stage by stage:
 //   - critical: stage k level by level. A node's value is its base plus its far sum (complete
 //     before the stage starts) plus its near entries, whose shares (the previous stage and this
-//     one) sit in a shared-memory window; the stage's node records, near lists and base + far
-//     values are copied into shared memory once at the start of the stage. One warp (the chain)
-//     then solves the levels, adding each node's entries of its last few levels; the block's
-//     other warps (level helpers) have added its older ones ahead of it. A level's chain is a few
-//     shared-memory reads, adds and one division inside one warp. The block then publishes the
-//     stage in its graph's progress record;
+//     one) sit in a shared-memory window; the stage's node records, near slots and base values
+//     are copied into shared memory while its far sums are still being added, the far sums once
+//     complete. Two warps (the chain) then solve the levels in turn, adding each node's entries
+//     of its last few levels; the block's other warps (level helpers) have added its older ones
+//     ahead of them. A level's chain is a few shared-memory reads, adds and one division inside
+//     one warp. The block then publishes the stage in its graph's progress record;
 //   - far sums: pass k + 1 of a graph adds the shares of its stage k to the far sums of the
 //     positions of its stages after k + 1, in chunks that any block may claim once the stage is
 //     published and the graph's pass k is complete (a chunk holds the source shares in shared
@@ -462,35 +462,44 @@ __device__ void staged_chain(const staged_shared& sm, std::uint32_t b, std::uint
   if (Timeline && stamps != nullptr && lane == 0) atomicAdd(reinterpret_cast<unsigned long long*>(stamps + staged_chain_wait_slot), waited);
 }
 
-/// Critical work of step k: stage k of the block's staged graph, by the whole block. Returns with
-/// the block synchronised.
-template <int Block, bool Timeline>
-__device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm,
-                                staged_bounds* s_bounds, std::uint64_t* stamps) {
+/// A stage's shape from its bounds, and whether it keeps within the limits the critical block's
+/// shared memory was sized for (a layout bug otherwise; the same for every thread).
+struct stage_shape {
+  std::uint32_t b, count, num_levels;
+  std::uint64_t near_index;
+  bool fits;
+};
+__device__ __forceinline__ stage_shape shape_of(const staged_graph_ref& gr, const staged_bounds& bounds) {
   using namespace twitter::detail;
-  const std::uint32_t t = gr.t;
+  const std::uint32_t b = bounds.cur.first_position, count = bounds.next.first_position - b;
+  const std::uint32_t num_levels = bounds.next.first_level - bounds.cur.first_level;
+  const std::uint64_t near_index = gr.near_base + bounds.near_first;
+  const bool fits = count <= staged_max_stage_nodes && num_levels > 0 && num_levels <= staged_max_stage_levels &&
+                    bounds.near_count <= staged_max_stage_near && bounds.next.first_position <= gr.n &&
+                    (near_index | bounds.near_count) % staged_near_unit == 0;
+  return {b, count, num_levels, near_index, fits};
+}
+
+/// Stage k of the block's staged graph into shared memory, all but its far sums: node records
+/// (out-degree, reciprocal, base value as the value so far), near slots and their runs' starts,
+/// recent slots and level bounds. None of it depends on the far sums, so the block copies it while
+/// they are still being added, unless it adds far sums itself meanwhile (its sm.acc holds a
+/// chunk's source shares then). Returns whether this thread found a layout bug.
+template <int Block>
+__device__ bool staged_stage_in(const staged_view& v, const staged_graph_ref& gr, const staged_shared& sm, const staged_bounds& bounds) {
+  using namespace twitter::detail;
+  const stage_shape shape = shape_of(gr, bounds);
+  if (!shape.fits) return true;  // uniform; staged_critical reports it
   const std::uint64_t lo = gr.lo;
-  const std::uint32_t n = gr.n;
+  const std::uint32_t n = gr.n, b = shape.b, count = shape.count, num_levels = shape.num_levels;
   const pull_node* nodes = gr.nodes;
   const pull_level* levels = gr.levels;
-  const staged_bounds bounds = *s_bounds;  // written in the previous stage's tail
-  const staged_stage cur = bounds.cur, next = bounds.next;
-  const std::uint32_t b = cur.first_position;
-  const std::uint32_t count = next.first_position - b;
-  const std::uint32_t num_levels = next.first_level - cur.first_level;
   const std::uint32_t* near_start = gr.near_start;
-  const std::uint32_t near_first = bounds.near_first;
-  const std::uint32_t near_count = bounds.near_count;
-  const std::uint64_t near_index = gr.near_base + near_first;
-  if (count > staged_max_stage_nodes || num_levels == 0 || num_levels > staged_max_stage_levels || near_count > staged_max_stage_near ||
-      next.first_position > n || (near_index | near_count) % staged_near_unit != 0) {
-    if (threadIdx.x == 0) atomicOr(v.pull.error, staged_error_bit);  // a layout bug; uniform exit
-    return;
-  }
+  const std::uint32_t near_first = bounds.near_first, near_count = bounds.near_count;
+  const std::uint64_t near_index = shape.near_index;
+  const staged_stage cur = bounds.cur;
   bool copy_bad = false;
-  // Stage the stage: node records, near slots and their runs' starts, recent slots, level bounds and
-  // base + far values. Far sums of stages 0 and 1 are empty (their whole in-lists are near). The
-  // loads that depend on no other go out first (the first near units, the level bounds, then each
+  // The loads that depend on no other go out first (the first near units, the level bounds, then each
   // position's records, two positions a thread at a time), then the base values (by the node's
   // local id), then the further units.
   // The near slots come in whole 16-byte units, four loads in flight per thread: a 2-byte load per
@@ -527,7 +536,7 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     pull_node node[2];
     std::uint32_t start[2], older[2];
     uint4 slots[2];
-    double far[2], base[2];
+    double base[2];
 #pragma unroll
     for (std::uint32_t q = 0; q < 2; ++q) {
       const std::uint32_t at = b + (first + q * Block < count ? first + q * Block : 0u);  // a position of the stage
@@ -535,7 +544,6 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
       start[q] = near_start[at] - near_first;
       older[q] = gr.older_near[at];
       slots[q] = __ldg(gr.recent_slots + at);
-      far[q] = k >= 2 ? __ldcg(v.far + lo + at) : 0.0;
     }
 #pragma unroll
     for (std::uint32_t q = 0; q < 2; ++q) base[q] = node[q].local_id < n ? v.pull.base[lo + node[q].local_id] : 0.0;
@@ -552,7 +560,7 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
       copy_bad |= largest_half(slots[q]) > 8 * staged_zero_slot;
       sm.recent_slots[i] = slots[q];
       sm.rcp[i] = node[q].out_degree ? 1.0 / static_cast<double>(node[q].out_degree) : 0.0;
-      sm.acc[i] = k >= 2 ? base[q] + far[q] : base[q];
+      sm.acc[i] = base[q];  // the far sum is added once complete (staged_critical)
     }
   }
   if (threadIdx.x == 0) sm.near_start[count] = near_count;
@@ -561,6 +569,45 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   for (std::uint32_t i = threadIdx.x + in_flight * Block; i < units; i += in_flight * Block) {
     load_units(i);
     store_units(i);
+  }
+  return copy_bad;
+}
+
+/// Critical work of step k: stage k of the block's staged graph, by the whole block, its far sums
+/// complete. Unless `staged_in` (staged_stage_in done, `copy_bad` its finding), it first stages the
+/// rest of the stage. Returns with the block synchronised.
+template <int Block, bool Timeline>
+__device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr, std::uint32_t k, const staged_shared& sm,
+                                staged_bounds* s_bounds, std::uint64_t* stamps, bool staged_in, bool copy_bad) {
+  using namespace twitter::detail;
+  const std::uint32_t t = gr.t;
+  const std::uint64_t lo = gr.lo;
+  const std::uint32_t n = gr.n;
+  const pull_node* nodes = gr.nodes;
+  const staged_bounds bounds = *s_bounds;  // written in the previous stage's tail
+  const stage_shape shape = shape_of(gr, bounds);
+  const std::uint32_t b = shape.b, count = shape.count, num_levels = shape.num_levels;
+  if (!shape.fits) {
+    if (threadIdx.x == 0) atomicOr(v.pull.error, staged_error_bit);  // a layout bug; uniform exit
+    return;
+  }
+  if (!staged_in) copy_bad |= staged_stage_in<Block>(v, gr, sm, bounds);
+  if (k >= 2) {
+    // base + far, as the host sweep adds them (stages 0 and 1 have no far entries); each thread
+    // adds to the positions it staged.
+    constexpr std::uint32_t per_thread = (staged_max_stage_nodes + Block - 1) / Block;
+    static_assert(per_thread % 2 == 0, "staged_stage_in gives a thread positions i, i + Block, ...");
+    double far[per_thread];
+#pragma unroll
+    for (std::uint32_t q = 0; q < per_thread; ++q) {
+      const std::uint32_t i = threadIdx.x + q * Block;
+      far[q] = i < count ? __ldcg(v.far + lo + b + i) : 0.0;
+    }
+#pragma unroll
+    for (std::uint32_t q = 0; q < per_thread; ++q) {
+      const std::uint32_t i = threadIdx.x + q * Block;
+      if (i < count) sm.acc[i] += far[q];
+    }
   }
   if (k == 0 && threadIdx.x == 0) v.pull.stalled[t] = v.pull.graphs[t].num_stalled;
   __syncthreads();
@@ -579,9 +626,9 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     if (local_id < n) v.pull.influence[lo + local_id] = sm.acc[i];
     __stcg(v.pull.spill + lo + b + i, sm.window[(b + i) % staged_window]);
   }
-  // The next stage's bounds, and its read-only data into L2, while this block helps with the far
-  // sums (here rather than during the levels: the bounds are two dependent loads). The bounds go
-  // to shared memory, not registers, which the helpers need.
+  // The next stage's bounds (here rather than during the levels: they are two dependent loads),
+  // and its read-only data into L2 for a block that helps with the far sums before staging it.
+  // The bounds go to shared memory, not registers, which the helpers need.
   if (k + 1 >= gr.num_stages) return;
   const staged_bounds upcoming = stage_bounds(gr, k + 1);
   prefetch_stage(gr, upcoming);
@@ -758,6 +805,10 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     __shared__ bool s_help;  // the same for every thread of the block
     if (threadIdx.x == 0) s_help = load_volatile(v.counters + v.num_steps + 1) == 0;
     __syncthreads();
+    // All of the stage but its far sums is staged while they are still being added (the largest
+    // RSG graph waited ~0.25 ms in all for them), unless this block adds far sums meanwhile.
+    const bool staged_in = !s_help;
+    const bool copy_bad = staged_in && staged_stage_in<Block>(v, gr, sm, s_bounds);
     if (step >= 1 && s_help) staged_helpers<Block, false>(v, step - 1, sm.acc, s_chunk, s_index, ready);  // sm.acc is free between stages
     if (threadIdx.x == 0) {
       while (!ready()) {
@@ -767,7 +818,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     __syncthreads();
     std::uint64_t* const stamps = Timeline ? v.timeline + (std::uint64_t{j} * v.num_steps + step) * staged_timeline_slots : nullptr;
     stamp(stamps, 0);
-    staged_critical<Block, Timeline>(v, gr, s, sm, &s_bounds, stamps);
+    staged_critical<Block, Timeline>(v, gr, s, sm, &s_bounds, stamps, staged_in, copy_bad);
     stamp(stamps, 2);
     __threadfence();  // the stage's shares before the record that publishes them
     __syncthreads();
