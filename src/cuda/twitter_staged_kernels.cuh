@@ -398,8 +398,8 @@ __device__ void staged_level_helper(const staged_shared& sm, std::uint32_t b, st
 /// memory (the block stores them after the stage). A level's dependent chain is the other chain
 /// warp's hand-over barrier, the window loads, the adds, the division and the stores: no block
 /// barrier, no shuffle, no global store, no bounds check and no branch (the rare further entries
-/// are behind a warp vote; an inactive lane stores to a scratch slot); the node's helper-summed value is read with its
-/// recent shares. What does not depend on the level before (its bounds, the node's records, the
+/// are behind a warp vote; an inactive lane stores to a scratch slot); the node's helper-summed
+/// value is read with its recent shares. What does not depend on the level before (its bounds, the node's records, the
 /// helper's barrier) runs while the other warp solves that level. (Solving a group of
 /// consecutive levels of at most 32 nodes in one pass, a lane a node and a __syncwarp between the
 /// levels, made a level slower on the H100: 427 against 352 ns; branch exp/staged-chain-groups.)
@@ -499,9 +499,9 @@ __device__ bool staged_stage_in(const staged_view& v, const staged_graph_ref& gr
   const std::uint64_t near_index = shape.near_index;
   const staged_stage cur = bounds.cur;
   bool copy_bad = false;
-  // The loads that depend on no other go out first (the first near units, the level bounds, then each
-  // position's records, two positions a thread at a time), then the base values (by the node's
-  // local id), then the further units.
+  // The loads that depend on no other go out first (the first near units, the level bounds, then
+  // each position's records, two positions a thread at a time), then the base values (by the
+  // node's local id), then the further units: about three trips to memory instead of seven.
   // The near slots come in whole 16-byte units, four loads in flight per thread: a 2-byte load per
   // entry and round (the loop as first written) put ~64 dependent L2 round trips, ~9 us, on
   // every stage of the largest RSG graph's chain. The slots are not checked here: a 16-bit offset
@@ -593,10 +593,9 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
   }
   if (!staged_in) copy_bad |= staged_stage_in<Block>(v, gr, sm, bounds);
   if (k >= 2) {
-    // base + far, as the host sweep adds them (stages 0 and 1 have no far entries); each thread
-    // adds to the positions it staged.
+    // base + far, as the host sweep adds them (stages 0 and 1 have no far entries); a thread adds
+    // to the positions it staged (threadIdx.x + q Block, as in staged_stage_in).
     constexpr std::uint32_t per_thread = (staged_max_stage_nodes + Block - 1) / Block;
-    static_assert(per_thread % 2 == 0, "staged_stage_in gives a thread positions i, i + Block, ...");
     double far[per_thread];
 #pragma unroll
     for (std::uint32_t q = 0; q < per_thread; ++q) {

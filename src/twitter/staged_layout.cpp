@@ -233,7 +233,7 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
     const pull_graph_view v(g, pull, record.graph);
     record.num_stages = static_cast<std::uint32_t>(stages.size() - 1);
     record.stage_base = layout.stages.size();
-    record.near_base = layout.near_slots.size();  // a whole unit: every run is
+    record.near_base = layout.near_slots.size();  // on a unit boundary: every run is padded to whole units
     layout.stages.insert(layout.stages.end(), stages.begin(), stages.end());
     // Near slots, stage by stage, with each position's older run length and recent slots;
     // positions past the last stage (none) keep the end.

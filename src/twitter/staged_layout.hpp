@@ -27,7 +27,7 @@ inline constexpr std::uint32_t staged_window = 2048;
 /// Limits of one stage (what its critical block stages into shared memory).
 inline constexpr std::uint32_t staged_max_stage_nodes = staged_window / 2;
 inline constexpr std::uint32_t staged_max_stage_levels = 64;
-inline constexpr std::uint32_t staged_max_stage_near = 16384;
+inline constexpr std::uint32_t staged_max_stage_near = 16384;  // near slots, padding included
 /// Near slots per 16-byte unit: every position's older and further runs (staged_layout::near_slots)
 /// start on a unit and are padded to whole units.
 inline constexpr std::uint32_t staged_near_unit = 8;
