@@ -95,7 +95,8 @@ struct staged_view {
 /// once it is in shared memory, after its levels and once it is published, written by thread 0
 /// after block barriers (zero for steps without a stage of the block's graph); then the stage's
 /// level count, the cycles the chain warps waited for level helpers (both warps' waits added) and
-/// those the first level helper waited for the chain. The timed kernel is the other instance, without a trace of it.
+/// those the first level helper waited for the chain. The timed kernel is the other instance,
+/// without a trace of it.
 inline constexpr std::uint32_t staged_timeline_slots = 7;
 inline constexpr std::uint32_t staged_chain_wait_slot = 5, staged_helper_wait_slot = 6;
 
@@ -134,11 +135,11 @@ struct staged_shared {
   uint4* near_units;           // the stage's near slots (window byte offsets), 8 a unit
 };
 
-/// The levels of a stage are split between the warps of its critical block: warp 0, the chain
-/// warp, solves them one after another, adding to each node the near entries of its last
+/// The levels of a stage are split between the warps of its critical block: warps 0 and 1, the
+/// chain warps, solve them in turn, adding to each node the near entries of its last
 /// staged_recent_levels levels (twitter/staged_layout.hpp); the other warps (level helpers, one
-/// level each in turn) have by then added its older near entries to its base + far value, as
-/// soon as those were final.
+/// level each in turn) have by then added its older near entries to its base value, as soon as
+/// those were final.
 using twitter::detail::staged_recent_levels;
 using twitter::detail::staged_recent_slots;
 using twitter::detail::staged_zero_slot;
