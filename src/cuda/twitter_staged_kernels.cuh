@@ -626,13 +626,10 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
     if (local_id < n) v.pull.influence[lo + local_id] = sm.acc[i];
     __stcg(v.pull.spill + lo + b + i, sm.window[(b + i) % staged_window]);
   }
-  // The next stage's bounds (here rather than during the levels: they are two dependent loads),
-  // and its read-only data into L2 for a block that helps with the far sums before staging it.
-  // The bounds go to shared memory, not registers, which the helpers need.
+  // The next stage's bounds (here rather than during the levels: they are two dependent loads).
+  // They go to shared memory, not registers, which the helpers need.
   if (k + 1 >= gr.num_stages) return;
-  const staged_bounds upcoming = stage_bounds(gr, k + 1);
-  prefetch_stage(gr, upcoming);
-  if (threadIdx.x == 0) *s_bounds = upcoming;  // read after the block barrier before the next stage
+  if (threadIdx.x == 0) *s_bounds = stage_bounds(gr, k + 1);  // read after the block barrier before the next stage
 }
 
 /// Loads of the progress records, which other blocks change while this one runs (volatile: read
@@ -809,7 +806,10 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     // RSG graph waited ~0.25 ms in all for them), unless this block adds far sums meanwhile.
     const bool staged_in = !s_help;
     const bool copy_bad = staged_in && staged_stage_in<Block>(v, gr, sm, s_bounds);
-    if (step >= 1 && s_help) staged_helpers<Block, false>(v, step - 1, sm.acc, s_chunk, s_index, ready);  // sm.acc is free between stages
+    if (step >= 1 && s_help) {
+      prefetch_stage(gr, s_bounds);  // staged after helping: its read-only data into L2 meanwhile
+      staged_helpers<Block, false>(v, step - 1, sm.acc, s_chunk, s_index, ready);  // sm.acc is free between stages
+    }
     if (threadIdx.x == 0) {
       while (!ready()) {
       }
