@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,73 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
   fmt::print("| all | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n\n", all.count,
              all.copy * us, all.levels * us, all.count > 0 ? all.levels * us * 1e3 / all.count : 0.0, all.chain_wait * us,
              all.helper_wait * us, all.publish * us, all.wait * us, all.slowest * us);
+}
+
+/// The far-sum chunks of the same traced run (global timer): how the far-sum blocks spend their
+/// time, and, for the reference graph (the most stages, which sets the steps' pace), when each of
+/// its passes could start, when its chunks were taken and when they were done.
+void print_chunk_trace(const char* what, const cuda::twitter_backward_session::staged_timeline& t) {
+  using chunk = cuda::twitter_backward_session::staged_timeline::chunk;
+  if (t.chunks.empty() || t.steps == 0) return;
+  auto us = [](double ns) { return ns / 1e3; };
+  double waited[2] = {0, 0}, ran[2] = {0, 0}, count[2] = {0, 0};
+  std::uint64_t first = ~std::uint64_t{0}, last = 0;
+  std::vector<double> runs;
+  for (const chunk& c : t.chunks) {
+    const int f = c.far_block ? 1 : 0;
+    waited[f] += static_cast<double>(c.ready_ns - c.turned_ns);
+    ran[f] += static_cast<double>(c.done_ns - c.ready_ns);
+    count[f] += 1;
+    runs.push_back(static_cast<double>(c.done_ns - c.ready_ns));
+    first = std::min(first, c.turned_ns);
+    last = std::max(last, c.done_ns);
+  }
+  std::sort(runs.begin(), runs.end());
+  std::set<std::uint32_t> far_blocks;
+  for (const chunk& c : t.chunks) {
+    if (c.far_block) far_blocks.insert(c.block);
+  }
+  const double far_time = static_cast<double>(far_blocks.size()) * static_cast<double>(last - first);
+  auto quantile = [&](double q) { return runs[static_cast<std::size_t>(q * static_cast<double>(runs.size() - 1))]; };
+  fmt::print("far-sum chunks ({}; the same traced run, global timer): {} chunks over {:.1f} us; far-sum blocks ran {:.0f} "
+             "of them (waiting for a chunk to become ready {:.2f} us a chunk, running it {:.2f} us; of their {} blocks' time over "
+             "that span, {:.0f}% waiting and {:.0f}% running chunks), critical blocks {:.0f} "
+             "({:.2f} and {:.2f} us); a chunk's run: median {:.2f} us, 90% {:.2f} us, 99% {:.2f} us\n\n",
+             what, t.chunks.size(), us(static_cast<double>(last - first)), count[1], count[1] ? us(waited[1] / count[1]) : 0.0,
+             count[1] ? us(ran[1] / count[1]) : 0.0, far_blocks.size(), far_time > 0 ? 100.0 * waited[1] / far_time : 0.0,
+             far_time > 0 ? 100.0 * ran[1] / far_time : 0.0, count[0], count[0] ? us(waited[0] / count[0]) : 0.0,
+             count[0] ? us(ran[0] / count[0]) : 0.0, us(quantile(0.5)), us(quantile(0.9)), us(quantile(0.99)));
+  // The reference's pass p (at step p) may start once its stage p - 1 is published and its pass
+  // p - 1 is done; per pass, from then: its last chunk taken, its last chunk done; and how long
+  // chunks of step p - 1 (every graph's) were still being taken after it could start.
+  const std::uint32_t ref = t.reference;
+  std::vector<std::uint64_t> step_last_turned(t.steps, 0), pass_last_turned(t.steps, 0), pass_done(t.steps, 0);
+  for (const chunk& c : t.chunks) {
+    step_last_turned[c.step] = std::max(step_last_turned[c.step], c.turned_ns);
+    if (c.staged != ref) continue;
+    pass_last_turned[c.pass] = std::max(pass_last_turned[c.pass], c.turned_ns);
+    pass_done[c.pass] = std::max(pass_done[c.pass], c.done_ns);
+  }
+  fmt::print("the reference graph's passes (staged graph {}; its pass p adds its stage p - 1 to the far sums of stages "
+             "p + 1 on, at step p, and may start once stage p - 1 is published and pass p - 1 done; its stage p + 1 waits "
+             "for it), microseconds summed over the passes:\n\n", ref);
+  fmt::print("| passes | could start -> last chunk taken | could start -> last chunk done | chunks of the step before "
+             "still taken after it could start | stage p published -> stage p + 1 may start |\n|---|---|---|---|---|\n");
+  double all[4] = {0, 0, 0, 0};
+  for (std::uint32_t from = 2; from + 1 < t.steps; from += 10) {
+    double sum[4] = {0, 0, 0, 0};
+    for (std::uint32_t p = from; p < std::min(t.steps - 1, from + 10); ++p) {
+      if (pass_done[p] == 0) continue;
+      const double could = std::max(static_cast<double>(t.at(ref, p - 1, 8)), static_cast<double>(pass_done[p - 1]));
+      const double part[4] = {std::max(0.0, static_cast<double>(pass_last_turned[p]) - could), static_cast<double>(pass_done[p]) - could,
+                              std::max(0.0, static_cast<double>(step_last_turned[p - 1]) - could),
+                              static_cast<double>(t.at(ref, p + 1, 7)) - static_cast<double>(t.at(ref, p, 8))};
+      for (int i = 0; i < 4; ++i) sum[i] += part[i], all[i] += part[i];
+    }
+    fmt::print("| {}-{} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", from, std::min(t.steps - 1, from + 10) - 1, us(sum[0]), us(sum[1]),
+               us(sum[2]), us(sum[3]));
+  }
+  fmt::print("| all | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n\n", us(all[0]), us(all[1]), us(all[2]), us(all[3]));
 }
 #endif
 
@@ -409,7 +477,9 @@ int main(int argc, char** argv) {
           fmt::print("| all (one run, categories overlapping) | {} | {} | {:.3f} | {:.3f} | {:.1f}x | 100% |\n\n",
                      g.num_graphs(), g.num_edges(), sequential_seconds * 1e3, total * 1e3, sequential_seconds / total);
           if (v == gpu_variant::staged) {
-            print_staged_timeline("all Large graphs", session.profile_staged());
+            const auto traced = session.profile_staged();
+            print_staged_timeline("all Large graphs", traced);
+            print_chunk_trace("all Large graphs", traced);
             if (alone_session) print_staged_timeline("largest graph alone", alone_session->profile_staged());
           }
           if (largest_levels > 0) {

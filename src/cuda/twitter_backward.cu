@@ -135,6 +135,7 @@ struct twitter_backward_session::impl {
   std::uint32_t staged_steps = 0;
   std::uint64_t staged_bytes = 0;
   std::uint64_t* staged_timeline = nullptr;  // set by profile_staged for one run
+  std::uint64_t* staged_chunk_trace = nullptr;  // with it
   twitter::detail::staged_start staged_starts = twitter::detail::staged_start::balanced;
 
   impl() = default;
@@ -265,6 +266,13 @@ struct twitter_backward_session::impl {
       }
       WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, staged_block, k::staged_shared_bytes));
     }
+    // Both far-sum kernels are loaded now: with lazy module loading (CUDA 12's default) the first
+    // launch of one loads it after the grid has started, too late to take part (the traced run's
+    // far-sum blocks took no chunk, and the critical blocks took them all).
+    for (auto f : {k::backward_staged_far<staged_far_block, false>, k::backward_staged_far<staged_far_block, true>}) {
+      cudaFuncAttributes attributes{};
+      WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, f));
+    }
     // At most staged_blocks_per_sm critical blocks an SM (the cooperative grid's co-residency).
     const unsigned max_staged = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
     std::vector<std::uint32_t> candidates(large_one);
@@ -350,12 +358,17 @@ struct twitter_backward_session::impl {
                         staged_cursor.ptr,
                         staged_progress.ptr,
                         staged_counters.ptr,
-                        staged_timeline};
+                        staged_timeline,
+                        staged_chunk_trace};
     void* args[] = {&view};
     const void* kernel = staged_timeline ? reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, true>)
                                          : reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, false>);
     WF_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(view.num_graphs), dim3(staged_block), args, k::staged_shared_bytes, s));
-    k::backward_staged_far<staged_far_block><<<staged_far_grid, staged_far_block, 0, far>>>(view);
+    if (staged_timeline) {
+      k::backward_staged_far<staged_far_block, true><<<staged_far_grid, staged_far_block, 0, far>>>(view);
+    } else {
+      k::backward_staged_far<staged_far_block, false><<<staged_far_grid, staged_far_block, 0, far>>>(view);
+    }
     WF_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -599,24 +612,42 @@ twitter_backward_session::staged_timeline twitter_backward_session::profile_stag
   staged_timeline t;
   t.blocks = static_cast<std::uint32_t>(d.staged_graphs.size);
   t.steps = d.staged_steps;
+  t.reference = d.staged_reference;
   if (t.blocks == 0) return t;
   const std::uint64_t slots = std::uint64_t{k::staged_timeline_slots} * t.blocks * t.steps + 4;
-  device_array<std::uint64_t> records;
+  const std::uint64_t chunk_slots = std::uint64_t{k::staged_chunk_trace_slots} * d.staged_chunks.size;
+  device_array<std::uint64_t> records, chunk_records;
   records.allocate(slots);
+  chunk_records.allocate(chunk_slots);
   WF_CUDA_CHECK(cudaMemset(records.ptr, 0, slots * sizeof(std::uint64_t)));
+  WF_CUDA_CHECK(cudaMemset(chunk_records.ptr, 0, chunk_slots * sizeof(std::uint64_t)));
   d.staged_timeline = records.ptr;
+  d.staged_chunk_trace = chunk_records.ptr;
   try {
     run(gpu_variant::staged, 1u << static_cast<int>(graph_category::large));
   } catch (...) {
-    d.staged_timeline = nullptr;
+    d.staged_timeline = d.staged_chunk_trace = nullptr;
     throw;
   }
-  d.staged_timeline = nullptr;
+  d.staged_timeline = d.staged_chunk_trace = nullptr;
   t.records.resize(slots);
   WF_CUDA_CHECK(cudaMemcpy(t.records.data(), records.ptr, slots * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
   const std::uint64_t* tail = t.records.data() + slots - 4;
   if (tail[3] > tail[1]) t.clock_hz = static_cast<double>(tail[2] - tail[0]) / (static_cast<double>(tail[3] - tail[1]) * 1e-9);
   t.records.resize(slots - 4);
+  std::vector<std::uint64_t> stamps(chunk_slots), offsets(t.steps + 1);
+  std::vector<k::staged_chunk_ref> refs(d.staged_chunks.size);
+  WF_CUDA_CHECK(cudaMemcpy(stamps.data(), chunk_records.ptr, chunk_slots * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  WF_CUDA_CHECK(cudaMemcpy(refs.data(), d.staged_chunks.ptr, refs.size() * sizeof(k::staged_chunk_ref), cudaMemcpyDeviceToHost));
+  WF_CUDA_CHECK(cudaMemcpy(offsets.data(), d.staged_chunk_offsets.ptr, offsets.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  t.chunks.resize(refs.size());
+  for (std::uint32_t step = 0; step < t.steps; ++step) {
+    for (std::uint64_t c = offsets[step]; c < offsets[step + 1]; ++c) {
+      const std::uint64_t* s = stamps.data() + c * k::staged_chunk_trace_slots;
+      t.chunks[c] = {refs[c].staged, refs[c].pass, step, s[0], s[1], s[2], static_cast<std::uint32_t>(s[3]),
+                     (s[3] & k::staged_trace_far_block) != 0};
+    }
+  }
   return t;
 }
 

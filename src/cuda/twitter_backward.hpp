@@ -52,18 +52,29 @@ class twitter_backward_session {
   std::uint32_t staged_steps() const noexcept;
 
   /// staged diagnostics for the bench: one run of the Large graphs with SM clock stamps per
-  /// critical block (one per staged graph) and step, taken at the step's start, once the stage is
-  /// in shared memory, after its levels and after the block's helper chunks, then the stage's level
-  /// count, the cycles its chain warp waited for level helpers and those its first level helper
-  /// waited for the chain (`at(block, step, slot)`, slots in that order).
+  /// critical block (one per staged graph) and step, taken once the stage may start, once it is in
+  /// shared memory, after its levels and once it is published, then the stage's level count, the
+  /// cycles its chain warps waited for level helpers and those its first level helper waited for
+  /// the chain, then the global timer (ns) once it may start and once published (`at(block, step,
+  /// slot)`, slots in that order); and per far-sum chunk (in step order) its staged graph, its pass
+  /// and the global timer when a block turned to it, once it could run and once done, and whether
+  /// a far-sum block (not a critical one) ran it.
   struct staged_timeline {
-    static constexpr std::uint32_t slots = 7;  // per block and step
+    static constexpr std::uint32_t slots = 9;  // per block and step
     std::uint32_t blocks = 0, steps = 0;
+    std::uint32_t reference = 0;  // the staged graph with the most stages
     std::vector<std::uint64_t> records;
     double clock_hz = 0.0;  // block 0's SM clock cycles over the global timer during the run
     std::uint64_t at(std::uint32_t block, std::uint32_t step, std::uint32_t slot) const {
       return records[(std::uint64_t{block} * steps + step) * slots + slot];
     }
+    struct chunk {
+      std::uint32_t staged, pass, step;
+      std::uint64_t turned_ns, ready_ns, done_ns;
+      std::uint32_t block;  // the index of the block that ran it, in its grid
+      bool far_block;
+    };
+    std::vector<chunk> chunks;
   };
   staged_timeline profile_staged();
 

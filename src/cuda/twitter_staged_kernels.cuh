@@ -88,6 +88,7 @@ struct staged_view {
                               // started, then the count of far-sum blocks taking part; zero at launch
   std::uint64_t* timeline;    // null, or staged_timeline_slots per critical block and step, then
                               // block 0's SM clock and global timer at its start and end
+  std::uint64_t* chunk_trace;  // null, or staged_chunk_trace_slots per chunk (with timeline)
 };
 
 /// The bench's diagnostic timeline (the kernel's Timeline instance): per critical block and the
@@ -95,10 +96,18 @@ struct staged_view {
 /// once it is in shared memory, after its levels and once it is published, written by thread 0
 /// after block barriers (zero for steps without a stage of the block's graph); then the stage's
 /// level count, the cycles the chain warps waited for level helpers (both warps' waits added) and
-/// those the first level helper waited for the chain. The timed kernel is the other instance,
-/// without a trace of it.
-inline constexpr std::uint32_t staged_timeline_slots = 7;
+/// those the first level helper waited for the chain; then the global timer once the stage may
+/// start and once it is published (to set beside the chunk trace: SM clocks differ between SMs).
+/// The timed kernels are the other instances, without a trace of them.
+inline constexpr std::uint32_t staged_timeline_slots = 9;
 inline constexpr std::uint32_t staged_chain_wait_slot = 5, staged_helper_wait_slot = 6;
+inline constexpr std::uint32_t staged_ready_ns_slot = 7, staged_published_ns_slot = 8;
+/// The chunk trace (traced instances): per chunk, the global timer when a block turns to it, once
+/// it may run (its source stage published, its graph's previous pass complete) and once it is
+/// counted done, then the block that ran it (its index, plus staged_trace_far_block for a far-sum
+/// block).
+inline constexpr std::uint32_t staged_chunk_trace_slots = 4;
+inline constexpr std::uint64_t staged_trace_far_block = std::uint64_t{1} << 32;
 
 __device__ __forceinline__ std::uint64_t global_timer_ns() {
   std::uint64_t t;
@@ -108,6 +117,9 @@ __device__ __forceinline__ std::uint64_t global_timer_ns() {
 
 __device__ __forceinline__ void stamp(std::uint64_t* stamps, std::uint32_t slot) {
   if (stamps != nullptr && threadIdx.x == 0) stamps[slot] = static_cast<std::uint64_t>(clock64());
+}
+__device__ __forceinline__ void stamp_ns(std::uint64_t* stamps, std::uint32_t slot) {
+  if (stamps != nullptr && threadIdx.x == 0) stamps[slot] = global_timer_ns();
 }
 
 /// The stamp once a stage is in shared memory, with its level count.
@@ -649,9 +661,9 @@ __device__ __forceinline__ std::uint32_t load_volatile(const std::uint32_t* p) {
 /// chunk of step k waits only for a stage or chunks of step k - 1, and a stage at step S starts
 /// once its graph's chunks of step S - 1 are done (taken by the far-sum blocks that take part,
 /// which take every chunk in step order, or else by its critical block itself).
-template <int Block, bool Pipelined, class Stop>
+template <int Block, bool Pipelined, bool Timeline, class Stop>
 __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_source, staged_chunk_ref* s_chunk, std::uint32_t* s_index,
-                               Stop stop) {
+                               std::uint64_t who, Stop stop) {
   constexpr std::uint32_t align = twitter::detail::pull_align;
   constexpr std::uint32_t batch = staged_helper_units;
   std::uint32_t* const ticket = v.counters + k;
@@ -669,10 +681,13 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
   for (std::uint32_t slot = 0;; slot ^= 1u) {
     if (s_index[slot] >= total) break;  // the same for every thread of the block
     const staged_chunk_ref chunk = s_chunk[slot];
+    std::uint64_t* const trace = Timeline ? v.chunk_trace + (c0 + s_index[slot]) * staged_chunk_trace_slots : nullptr;
     if (threadIdx.x == 0) {
+      if constexpr (Timeline) trace[0] = global_timer_ns();
       const staged_progress* p = v.progress + chunk.staged;
       while (load_volatile(&p->done) < chunk.pass_begin || load_volatile(&p->stages_solved) < chunk.pass) __nanosleep(64);
       __threadfence();  // the source shares, cursors and far sums read below come after the records that published them
+      if constexpr (Timeline) trace[1] = global_timer_ns();
     }
     __syncthreads();
     std::uint32_t next = total;
@@ -750,10 +765,17 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
       __stcg(v.cursor + chunk.lo + p, e | (cursor & 0xffffffff00000000ull));
       __stcg(v.far + chunk.lo + p, before + part);
     }
-    __threadfence();  // the far sums and cursors before the count that publishes them
     __syncthreads();  // s_source is reused by the next chunk, whose record and index are visible
     if (threadIdx.x == 0) {
+      // The block's far sums and cursors (before the barrier: cumulative) ahead of the count that
+      // publishes them: one fence after the barrier, as cooperative groups' grid sync does (a fence
+      // by every thread before it made the Large category ~50 us slower on the H100).
+      __threadfence();
       atomicAdd(&v.progress[chunk.staged].done, 1u);
+      if constexpr (Timeline) {
+        trace[2] = global_timer_ns();
+        trace[3] = who;
+      }
       if (!Pipelined) claim(slot ^ 1u);  // a critical block takes a further chunk only while its own far sums are incomplete
     }
     if (!Pipelined) __syncthreads();
@@ -808,7 +830,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     const bool copy_bad = staged_in && staged_stage_in<Block>(v, gr, sm, s_bounds);
     if (step >= 1 && s_help) {
       prefetch_stage(gr, s_bounds);  // staged after helping: its read-only data into L2 meanwhile
-      staged_helpers<Block, false>(v, step - 1, sm.acc, s_chunk, s_index, ready);  // sm.acc is free between stages
+      staged_helpers<Block, false, Timeline>(v, step - 1, sm.acc, s_chunk, s_index, blockIdx.x, ready);  // sm.acc is free between stages
     }
     if (threadIdx.x == 0) {
       while (!ready()) {
@@ -818,15 +840,19 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     __syncthreads();
     std::uint64_t* const stamps = Timeline ? v.timeline + (std::uint64_t{j} * v.num_steps + step) * staged_timeline_slots : nullptr;
     stamp(stamps, 0);
+    if constexpr (Timeline) stamp_ns(stamps, staged_ready_ns_slot);
     staged_critical<Block, Timeline>(v, gr, s, sm, &s_bounds, stamps, staged_in, copy_bad);
     stamp(stamps, 2);
-    __threadfence();  // the stage's shares before the record that publishes them
     __syncthreads();
-    if (threadIdx.x == 0) atomicExch(&v.progress[j].stages_solved, s + 1);
+    if (threadIdx.x == 0) {
+      __threadfence();  // the block's stage shares before the record that publishes them (as for a chunk)
+      atomicExch(&v.progress[j].stages_solved, s + 1);
+    }
     stamp(stamps, 3);
+    if constexpr (Timeline) stamp_ns(stamps, staged_published_ns_slot);
   }
   for (std::uint32_t k = 1; k < v.num_steps; ++k) {
-    staged_helpers<Block, true>(v, k, sm.acc, s_chunk, s_index, [] { return false; });  // sm.acc is free after the last stage
+    staged_helpers<Block, true, Timeline>(v, k, sm.acc, s_chunk, s_index, blockIdx.x, [] { return false; });  // sm.acc is free after the last stage
   }
   if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
     tail[2] = static_cast<std::uint64_t>(clock64());
@@ -842,7 +868,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
 /// once every cooperative block is resident (they stay until done); one that finds them not all
 /// started within staged_far_start_ns leaves, so it never holds an SM the grid still needs.
 inline constexpr std::uint64_t staged_far_start_ns = 20000;
-template <int Block>
+template <int Block, bool Timeline>
 __global__ void __launch_bounds__(Block) backward_staged_far(staged_view v) {
   __shared__ double s_source[twitter::detail::staged_max_stage_nodes];
   __shared__ staged_chunk_ref s_chunk[2];
@@ -858,7 +884,7 @@ __global__ void __launch_bounds__(Block) backward_staged_far(staged_view v) {
   if (!s_go) return;
   if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps + 1, 1u);
   for (std::uint32_t k = 1; k < v.num_steps; ++k) {
-    staged_helpers<Block, true>(v, k, s_source, s_chunk, s_index, [] { return false; });
+    staged_helpers<Block, true, Timeline>(v, k, s_source, s_chunk, s_index, blockIdx.x | staged_trace_far_block, [] { return false; });
   }
 }
 
