@@ -407,7 +407,8 @@ int main(int argc, char** argv) {
       for (const gpu_variant v : gpu_variants) {
         // A failing variant is reported and skipped, so the other rows still come out.
         try {
-          session.run(v);  // warm-up (and the COO build for the edge array)
+          // The warm-up is the session's first run: what a one-shot `wildfire twitter-influence` times.
+          fmt::print("GPU {}: the session's first run (the warm-up) {:.3f} ms\n\n", to_string(v), session.run(v) * 1e3);
           double seconds = 0.0;
           for (int r = 0; r < reps; ++r) seconds += session.run(v) / reps;
           const influence_result res = session.result();
