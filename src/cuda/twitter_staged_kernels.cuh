@@ -26,6 +26,8 @@
 // a run is deterministic. Included only by twitter_backward.cu.
 #pragma once
 
+#include <cuda/atomic>
+
 #include <cstdint>
 
 #include "cuda/twitter_pull_kernels.cuh"
@@ -648,6 +650,13 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
 /// from L2 each time).
 __device__ __forceinline__ std::uint32_t load_volatile(const std::uint32_t* p) { return *reinterpret_cast<const volatile std::uint32_t*>(p); }
 
+/// The fence of both sides of a progress record, by thread 0: a publisher's after the block
+/// barrier that follows its threads' stores, before the record's update (release: cumulative over
+/// the barrier, as cooperative groups' grid sync relies on); a waiter's after the load that saw
+/// the update, before the block barrier and the reads (acquire). acq_rel at device scope is what
+/// both need (fence.acq_rel.gpu), not __threadfence's sequentially consistent fence.sc.gpu.
+__device__ __forceinline__ void progress_fence() { ::cuda::atomic_thread_fence(::cuda::memory_order_acq_rel, ::cuda::thread_scope_device); }
+
 /// Far-sum chunks of step k (k >= 1), taken by ticket until none is left or stop() (thread 0's
 /// call, before each further ticket). A chunk of pass p of its graph waits until the pass may run
 /// (the graph's stage p - 1 is published and its pass p - 1 complete), then adds the shares of
@@ -686,7 +695,7 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
       if constexpr (Timeline) trace[0] = global_timer_ns();
       const staged_progress* p = v.progress + chunk.staged;
       while (load_volatile(&p->done) < chunk.pass_begin || load_volatile(&p->stages_solved) < chunk.pass) __nanosleep(64);
-      __threadfence();  // the source shares, cursors and far sums read below come after the records that published them
+      progress_fence();  // the source shares, cursors and far sums read below come after the records that published them
       if constexpr (Timeline) trace[1] = global_timer_ns();
     }
     __syncthreads();
@@ -767,10 +776,10 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
     }
     __syncthreads();  // s_source is reused by the next chunk, whose record and index are visible
     if (threadIdx.x == 0) {
-      // The block's far sums and cursors (before the barrier: cumulative) ahead of the count that
-      // publishes them: one fence after the barrier, as cooperative groups' grid sync does (a fence
-      // by every thread before it made the Large category ~50 us slower on the H100).
-      __threadfence();
+      // The block's far sums and cursors ahead of the count that publishes them: one fence after
+      // the barrier (a fence by every thread before it made the Large category ~50 us slower on the
+      // H100).
+      progress_fence();
       atomicAdd(&v.progress[chunk.staged].done, 1u);
       if constexpr (Timeline) {
         trace[2] = global_timer_ns();
@@ -835,7 +844,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     if (threadIdx.x == 0) {
       while (!ready()) {
       }
-      __threadfence();  // the far sums read below come after the count that published them
+      progress_fence();  // the far sums read below come after the count that published them
     }
     __syncthreads();
     std::uint64_t* const stamps = Timeline ? v.timeline + (std::uint64_t{j} * v.num_steps + step) * staged_timeline_slots : nullptr;
@@ -845,7 +854,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     stamp(stamps, 2);
     __syncthreads();
     if (threadIdx.x == 0) {
-      __threadfence();  // the block's stage shares before the record that publishes them (as for a chunk)
+      progress_fence();  // the block's stage shares before the record that publishes them (as for a chunk)
       atomicExch(&v.progress[j].stages_solved, s + 1);
     }
     stamp(stamps, 3);
