@@ -133,6 +133,7 @@ void print_chunk_trace(const char* what, const cuda::twitter_backward_session::s
   double waited[2] = {0, 0}, ran[2] = {0, 0}, count[2] = {0, 0};
   std::uint64_t first = ~std::uint64_t{0}, last = 0;
   std::vector<double> runs;
+  std::set<std::uint32_t> far_blocks;
   for (const chunk& c : t.chunks) {
     const int f = c.far_block ? 1 : 0;
     waited[f] += static_cast<double>(c.ready_ns - c.turned_ns);
@@ -141,12 +142,9 @@ void print_chunk_trace(const char* what, const cuda::twitter_backward_session::s
     runs.push_back(static_cast<double>(c.done_ns - c.ready_ns));
     first = std::min(first, c.turned_ns);
     last = std::max(last, c.done_ns);
-  }
-  std::sort(runs.begin(), runs.end());
-  std::set<std::uint32_t> far_blocks;
-  for (const chunk& c : t.chunks) {
     if (c.far_block) far_blocks.insert(c.block);
   }
+  std::sort(runs.begin(), runs.end());
   const double far_time = static_cast<double>(far_blocks.size()) * static_cast<double>(last - first);
   auto quantile = [&](double q) { return runs[static_cast<std::size_t>(q * static_cast<double>(runs.size() - 1))]; };
   fmt::print("far-sum chunks ({}; the same traced run, global timer): {} chunks over {:.1f} us; far-sum blocks ran {:.0f} "
@@ -178,10 +176,11 @@ void print_chunk_trace(const char* what, const cuda::twitter_backward_session::s
     double sum[4] = {0, 0, 0, 0};
     for (std::uint32_t p = from; p < std::min(t.steps - 1, from + 10); ++p) {
       if (pass_done[p] == 0) continue;
-      const double could = std::max(static_cast<double>(t.at(ref, p - 1, 8)), static_cast<double>(pass_done[p - 1]));
+      const auto published = [&](std::uint32_t stage) { return static_cast<double>(t.at(ref, stage, t.published_ns_slot)); };
+      const double could = std::max(published(p - 1), static_cast<double>(pass_done[p - 1]));
       const double part[4] = {std::max(0.0, static_cast<double>(pass_last_turned[p]) - could), static_cast<double>(pass_done[p]) - could,
                               std::max(0.0, static_cast<double>(step_last_turned[p - 1]) - could),
-                              static_cast<double>(t.at(ref, p + 1, 7)) - static_cast<double>(t.at(ref, p, 8))};
+                              static_cast<double>(t.at(ref, p + 1, t.ready_ns_slot)) - published(p)};
       for (int i = 0; i < 4; ++i) sum[i] += part[i], all[i] += part[i];
     }
     fmt::print("| {}-{} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", from, std::min(t.steps - 1, from + 10) - 1, us(sum[0]), us(sum[1]),

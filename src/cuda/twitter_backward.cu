@@ -606,6 +606,8 @@ std::uint64_t twitter_backward_session::staged_graph_count() const noexcept { re
 std::uint32_t twitter_backward_session::staged_steps() const noexcept { return impl_->staged_steps; }
 
 static_assert(twitter_backward_session::staged_timeline::slots == k::staged_timeline_slots);
+static_assert(twitter_backward_session::staged_timeline::ready_ns_slot == k::staged_ready_ns_slot &&
+              twitter_backward_session::staged_timeline::published_ns_slot == k::staged_published_ns_slot);
 
 twitter_backward_session::staged_timeline twitter_backward_session::profile_staged() {
   impl& d = *impl_;

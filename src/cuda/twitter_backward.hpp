@@ -61,6 +61,7 @@ class twitter_backward_session {
   /// a far-sum block (not a critical one) ran it.
   struct staged_timeline {
     static constexpr std::uint32_t slots = 9;  // per block and step
+    static constexpr std::uint32_t ready_ns_slot = 7, published_ns_slot = 8;
     std::uint32_t blocks = 0, steps = 0;
     std::uint32_t reference = 0;  // the staged graph with the most stages
     std::vector<std::uint64_t> records;
