@@ -326,7 +326,8 @@ struct twitter_backward_session::impl {
     staged_steps = staged.num_steps;
     // Bytes moved beyond the pull layout's: near slots (2 B, padding included), their starts,
     // older run lengths and recent slots (4 + 2 + 16 B per position), stage records, chunks with
-    // their source shares (8 B each), and per chunk visit of a position its cursor and far sum read and written (32 B).
+    // their source shares (8 B each), and per chunk visit of a position its cursor and far sum
+    // read and written (32 B).
     std::uint64_t positions = 0, visits = 0, sources = 0;
     for (const auto& record : staged.graphs) positions += g.graph_size(record.graph);
     for (const auto& chunk : staged.chunks) {

@@ -414,8 +414,8 @@ __device__ void staged_level_helper(const staged_shared& sm, std::uint32_t b, st
 /// warp's hand-over barrier, the window loads, the adds, the division and the stores: no block
 /// barrier, no shuffle, no global store, no bounds check and no branch (the rare further entries
 /// are behind a warp vote; an inactive lane stores to a scratch slot); the node's helper-summed
-/// value is read with its recent shares. What does not depend on the level before (its bounds, the node's records, the
-/// helper's barrier) runs while the other warp solves that level. (Solving a group of
+/// value is read with its recent shares. What does not depend on the level before (its bounds,
+/// the node's records, the helper's barrier) runs while the other warp solves that level. (Solving a group of
 /// consecutive levels of at most 32 nodes in one pass, a lane a node and a __syncwarp between the
 /// levels, made a level slower on the H100: 427 against 352 ns; branch exp/staged-chain-groups.)
 template <int Block, bool Timeline>

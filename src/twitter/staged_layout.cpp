@@ -16,6 +16,10 @@ namespace wildfire::twitter::detail {
 
 namespace {
 
+/// The byte offset of a position's share in a critical block's window, and of the zero slot.
+std::uint16_t window_offset(std::uint16_t position) { return static_cast<std::uint16_t>(8 * (position % staged_window)); }
+constexpr std::uint16_t zero_offset = 8 * staged_zero_slot;
+
 /// One graph of the pull layout as the staged builder and sweep read it.
 struct pull_graph_view {
   std::uint64_t lo;  // first node of the graph in the input
@@ -49,6 +53,9 @@ struct pull_graph_view {
   /// staged_recent_slots recent ones (the chain's slots) and the further recent ones.
   struct near_runs {
     const std::uint16_t *older, *recent, *further, *end;
+    /// Its i-th recent slot (staged_layout::recent_slots): the entry's window offset, the zero
+    /// slot's past its list.
+    std::uint16_t recent_slot(std::uint32_t i) const { return recent + i < end ? window_offset(recent[i]) : zero_offset; }
   };
   near_runs near_entries(std::uint32_t p, std::uint32_t window_first, std::uint32_t recent_from) const {
     const auto [b, e] = entries_from(p, window_first);
@@ -69,8 +76,8 @@ struct pull_graph_view {
 /// Appends the window slots of the positions [b, e) to `slots`, padded to whole units with the
 /// zero slot's.
 void append_slots(std::vector<std::uint16_t>& slots, const std::uint16_t* b, const std::uint16_t* e) {
-  for (const std::uint16_t* x = b; x < e; ++x) slots.push_back(static_cast<std::uint16_t>(8 * (*x % staged_window)));
-  while (slots.size() % staged_near_unit != 0) slots.push_back(static_cast<std::uint16_t>(8 * staged_zero_slot));
+  for (const std::uint16_t* x = b; x < e; ++x) slots.push_back(window_offset(*x));
+  while (slots.size() % staged_near_unit != 0) slots.push_back(zero_offset);
 }
 
 /// Greedy stages of one graph: a stage takes levels while it keeps within the limits, its near
@@ -205,7 +212,7 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
   staged_layout layout;
   layout.near_start.assign(pull.nodes.size(), 0);
   layout.older_near.assign(pull.nodes.size(), 0);
-  layout.recent_slots.assign(pull.nodes.size() * staged_recent_slots, 8 * staged_zero_slot);
+  layout.recent_slots.assign(pull.nodes.size() * staged_recent_slots, zero_offset);
   // Most levels first: the longest chains get critical blocks when there are too few.
   std::vector<std::uint32_t> order;
   for (std::uint32_t t : candidates) {
@@ -247,10 +254,7 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
           const pull_graph_view::near_runs r = v.near_entries(p, window_first, v.recent_from(l));
           append_slots(layout.near_slots, r.older, r.recent);
           layout.older_near[node + p] = static_cast<std::uint16_t>(layout.near_slots.size() - record.near_base - start[p]);
-          for (std::uint32_t i = 0; i < staged_recent_slots; ++i) {
-            layout.recent_slots[(node + p) * staged_recent_slots + i] =
-                static_cast<std::uint16_t>(8 * (r.recent + i < r.end ? r.recent[i] % staged_window : staged_zero_slot));
-          }
+          for (std::uint32_t i = 0; i < staged_recent_slots; ++i) layout.recent_slots[(node + p) * staged_recent_slots + i] = r.recent_slot(i);
           append_slots(layout.near_slots, r.further, r.end);
           layout.num_near += static_cast<std::uint64_t>(r.end - r.older);
         }
@@ -359,8 +363,7 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
             fault("older run not the near entries'");
           }
           for (std::uint32_t i = 0; i < staged_recent_slots; ++i) {
-            const std::uint32_t slot = runs.recent + i < runs.end ? runs.recent[i] % staged_window : staged_zero_slot;
-            if (staged.recent_slots[(records + p) * staged_recent_slots + i] != 8 * slot) fault("recent slot not the near entry's");
+            if (staged.recent_slots[(records + p) * staged_recent_slots + i] != runs.recent_slot(i)) fault("recent slot not the near entry's");
           }
           expected.clear();
           append_slots(expected, runs.further, runs.end);

@@ -128,8 +128,8 @@ std::uint64_t critical_levels(const staged_layout& staged);
 /// of that step: base plus the far sum, plus the near sum, every near entry checked to lie in its
 /// window and its slots, older count and recent slots checked against it; far sums grown chunk by
 /// chunk through per-position cursors, each checked to stop where its near entries start); graphs
-/// not in `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault. For tests: equals backward_sequential to rounding, exactly
-/// with integer shares.
+/// not in `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault.
+/// For tests: equals backward_sequential to rounding, exactly with integer shares.
 influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged);
 
 }  // namespace wildfire::twitter::detail
