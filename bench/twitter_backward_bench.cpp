@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <set>
@@ -87,14 +88,17 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
   }
   const double us = 1e6 / t.clock_hz;
   struct phases {
-    double copy = 0, levels = 0, publish = 0, wait = 0, slowest = 0, count = 0, chain_wait = 0, helper_wait = 0;
+    double copy = 0, levels = 0, publish = 0, wait = 0, staging = 0, slowest = 0, count = 0, chain_wait = 0, helper_wait = 0;
   };
   auto add = [&](phases& p, std::uint32_t k) {
     const std::uint32_t c = critical;
     p.copy += at(c, k, 1) - at(c, k, 0);
     p.levels += at(c, k, 2) - at(c, k, 1);
     p.publish += at(c, k, 3) - at(c, k, 2);
-    if (k + 1 < t.steps) p.wait += at(c, k + 1, 0) - at(c, k, 3);
+    if (k + 1 < t.steps) {
+      p.wait += at(c, k + 1, 0) - at(c, k, 3);
+      p.staging += (at(c, k + 1, t.staged_ns_slot) - at(c, k, t.published_ns_slot)) * t.clock_hz * 1e-9;  // in SM cycles
+    }
     p.count += at(c, k, 4);
     p.chain_wait += at(c, k, 5);
     p.helper_wait += at(c, k, 6);
@@ -107,20 +111,20 @@ void print_staged_timeline(const char* what, const cuda::twitter_backward_sessio
              what, t.clock_hz / 1e9, critical, t.blocks, most);
   fmt::print("| steps | its levels | stage copy after the wait (its far sums) | levels | ns per level | chain warps waiting for level "
              "helpers (added) | first level helper waiting for the chain | publishing the stage | staging the rest, waiting for far sums "
-             "(or helping) | slowest stage of any graph (copy + levels) "
-             "|\n|---|---|---|---|---|---|---|---|---|---|\n");
+             "(or helping) | of that, up to thread 0's part staged | slowest stage of any graph (copy + levels) "
+             "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   phases all;
   for (std::uint32_t first = 0; first < t.steps; first += 10) {
     phases p;
     for (std::uint32_t k = first; k < std::min(t.steps, first + 10); ++k) add(p, k), add(all, k);
-    fmt::print("| {}-{} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", first,
+    fmt::print("| {}-{} | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", first,
                std::min(t.steps, first + 10) - 1, p.count, p.copy * us, p.levels * us,
                p.count > 0 ? p.levels * us * 1e3 / p.count : 0.0, p.chain_wait * us, p.helper_wait * us, p.publish * us,
-               p.wait * us, p.slowest * us);
+               p.wait * us, p.staging * us, p.slowest * us);
   }
-  fmt::print("| all | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n\n", all.count,
+  fmt::print("| all | {:.0f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n\n", all.count,
              all.copy * us, all.levels * us, all.count > 0 ? all.levels * us * 1e3 / all.count : 0.0, all.chain_wait * us,
-             all.helper_wait * us, all.publish * us, all.wait * us, all.slowest * us);
+             all.helper_wait * us, all.publish * us, all.wait * us, all.staging * us, all.slowest * us);
 }
 
 /// The far-sum chunks of the same traced run (global timer): how the far-sum blocks spend their
@@ -187,6 +191,95 @@ void print_chunk_trace(const char* what, const cuda::twitter_backward_session::s
                us(sum[2]), us(sum[3]));
   }
   fmt::print("| all | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n\n", us(all[0]), us(all[1]), us(all[2]), us(all[3]));
+}
+
+/// Which graph ends the traced run and why (global timer): the run's event time against the span
+/// of the critical blocks, when the far-sum blocks started, how the critical blocks share SMs
+/// (and the pace of their levels on shared SMs), and the graphs whose last stage was published
+/// last, with how far each stage of theirs lagged the reference's stage of the same step.
+void print_block_spans(const char* what, const cuda::twitter_backward_session::staged_timeline& t) {
+  using span = cuda::twitter_backward_session::staged_timeline::block_span;
+  if (t.critical_spans.empty() || t.steps == 0 || t.clock_hz <= 0.0) return;
+  const auto ns = [&](std::uint32_t b, std::uint32_t k, std::uint32_t slot) { return static_cast<double>(t.at(b, k, slot)); };
+  std::uint64_t first = ~std::uint64_t{0}, last = 0;
+  std::map<std::uint32_t, std::uint32_t> per_sm;
+  for (const span& s : t.critical_spans) first = std::min(first, s.started_ns), last = std::max(last, s.left_ns), ++per_sm[s.sm];
+  std::vector<double> far_starts;
+  for (const span& s : t.far_spans) far_starts.push_back(static_cast<double>(s.started_ns) - static_cast<double>(first));
+  std::sort(far_starts.begin(), far_starts.end());
+  const auto far_at = [&](double q) { return far_starts.empty() ? 0.0 : far_starts[static_cast<std::size_t>(q * static_cast<double>(far_starts.size() - 1))] / 1e3; };
+  std::uint32_t doubled = 0;
+  for (const auto& [sm, count] : per_sm) doubled += count > 1 ? 1 : 0;
+  // Per block: its steps, levels, SM cycles in levels and the publication of its last stage.
+  struct graph_end {
+    std::uint32_t block = 0, first_step = 0, last_step = 0, stages = 0;
+    double levels = 0, level_cycles = 0, published = 0, worst_lag = 0, lag_sum = 0;
+  };
+  const std::uint32_t ref = t.reference;
+  std::vector<graph_end> ends(t.critical_spans.size());
+  double level_cycles[2] = {0, 0}, level_count[2] = {0, 0};
+  for (std::uint32_t b = 0; b < ends.size(); ++b) {
+    graph_end& e = ends[b];
+    e.block = b;
+    e.first_step = t.steps;
+    for (std::uint32_t k = 0; k < t.steps; ++k) {
+      if (t.at(b, k, t.published_ns_slot) == 0) continue;
+      e.first_step = std::min(e.first_step, k), e.last_step = k, ++e.stages;
+      e.levels += ns(b, k, 4), e.level_cycles += ns(b, k, 2) - ns(b, k, 1);
+      e.published = ns(b, k, t.published_ns_slot);
+      const double lag = e.published - ns(ref, k, t.published_ns_slot);
+      e.worst_lag = std::max(e.worst_lag, lag), e.lag_sum += std::max(0.0, lag);
+    }
+    const int shared = per_sm[t.critical_spans[b].sm] > 1 ? 1 : 0;
+    level_cycles[shared] += e.level_cycles, level_count[shared] += e.levels;
+  }
+  const double ns_per_cycle = 1e9 / t.clock_hz;
+  fmt::print("block spans ({}; the same kind of traced run, {:.3f} ms by events): critical blocks from the first start to the last "
+             "leaving {:.1f} us; far-sum blocks started {:.1f} / {:.1f} / {:.1f} us (first / median / last) after the first "
+             "critical block; {} critical blocks on {} SMs, {} of them holding two or more; a level {:.0f} ns on SMs with "
+             "one critical block, {:.0f} ns on the others\n\n",
+             what, t.seconds * 1e3, static_cast<double>(last - first) / 1e3, far_at(0.0), far_at(0.5), far_at(1.0),
+             t.critical_spans.size(), per_sm.size(), doubled,
+             level_count[0] > 0 ? level_cycles[0] * ns_per_cycle / level_count[0] : 0.0,
+             level_count[1] > 0 ? level_cycles[1] * ns_per_cycle / level_count[1] : 0.0);
+  // SMs by how many critical blocks they hold: how many far-sum blocks took part beside them.
+  std::map<std::uint32_t, std::uint32_t> far_per_sm;
+  for (const span& s : t.far_spans) far_per_sm[s.sm] += s.took_part ? 1 : 0;
+  fmt::print("| critical blocks on the SM | SMs | far-sum blocks taking part there: mean (min-max) |\n|---|---|---|\n");
+  for (std::uint32_t c = 0; c <= 2; ++c) {
+    std::uint32_t sms = 0, least = ~0u, most = 0;
+    double sum = 0;
+    for (std::uint32_t sm = 0; sm < 256; ++sm) {
+      const auto found = per_sm.find(sm);
+      const std::uint32_t critical_here = found == per_sm.end() ? 0 : found->second;
+      if (critical_here != c || (c == 0 && far_per_sm.count(sm) == 0)) continue;
+      const std::uint32_t f = far_per_sm[sm];
+      ++sms, sum += f, least = std::min(least, f), most = std::max(most, f);
+    }
+    if (sms > 0) fmt::print("| {} | {} | {:.2f} ({}-{}) |\n", c, sms, sum / sms, least, most);
+  }
+  fmt::print("\nthe reference's SM holds {} critical blocks and {} far-sum blocks that took part\n\n", per_sm[t.critical_spans[ref].sm],
+             far_per_sm[t.critical_spans[ref].sm]);
+  std::vector<graph_end> order = ends;
+  std::sort(order.begin(), order.end(), [](const graph_end& a, const graph_end& b) { return a.published > b.published; });
+  const double ref_end = ends[ref].published;
+  std::uint32_t after = 0;
+  for (const graph_end& e : ends) after += e.published > ref_end ? 1 : 0;
+  fmt::print("{} graphs publish their last stage after the reference (staged graph {}, {:.1f} us after the first start); the "
+             "latest, and the reference:\n\n",
+             after, ref, (ref_end - static_cast<double>(first)) / 1e3);
+  fmt::print("| staged graph | steps | levels | critical blocks on its SM | ns a level | last stage published after the reference's (us) | "
+             "worst lag of a stage behind the reference's of its step (us) | lags summed (us) | block left (us after the first start) "
+             "|\n|---|---|---|---|---|---|---|---|---|\n");
+  auto row = [&](const graph_end& e) {
+    fmt::print("| {} | {}-{} | {:.0f} | {} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |\n", e.block, e.first_step, e.last_step, e.levels,
+               per_sm[t.critical_spans[e.block].sm], e.levels > 0 ? e.level_cycles * ns_per_cycle / e.levels : 0.0,
+               (e.published - ref_end) / 1e3, e.worst_lag / 1e3, e.lag_sum / 1e3,
+               (static_cast<double>(t.critical_spans[e.block].left_ns) - static_cast<double>(first)) / 1e3);
+  };
+  for (std::size_t i = 0; i < std::min<std::size_t>(10, order.size()); ++i) row(order[i]);
+  row(ends[ref]);
+  fmt::print("\n");
 }
 #endif
 
@@ -480,6 +573,8 @@ int main(int argc, char** argv) {
             const auto traced = session.profile_staged();
             print_staged_timeline("all Large graphs", traced);
             print_chunk_trace("all Large graphs", traced);
+            print_block_spans("all Large graphs", traced);
+            print_block_spans("every category", session.profile_staged(cuda::twitter_backward_session::all_categories));
             if (alone_session) print_staged_timeline("largest graph alone", alone_session->profile_staged());
           }
           if (largest_levels > 0) {

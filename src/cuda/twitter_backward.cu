@@ -120,12 +120,14 @@ struct twitter_backward_session::impl {
   // kernel (per pull class 3 and 4), the cooperative grid and the scratch of far sums.
   device_array<twitter::detail::staged_graph> staged_graphs;
   device_array<twitter::detail::staged_stage> staged_stages;
-  device_array<std::uint32_t> staged_near_start, staged_pass_first;
+  device_array<std::uint32_t> staged_near_start;
   device_array<std::uint16_t> staged_near_slots, staged_older_near, staged_recent_slots;
   device_array<std::uint64_t> staged_chunk_offsets;
-  device_array<std::uint32_t> staged_counters;
   device_array<k::staged_chunk_ref> staged_chunks;
-  device_array<k::staged_progress> staged_progress;
+  // What the blocks publish and claim, zeroed by one memset per run: the progress records (one
+  // word each), the counters (staged_view::counters) and the slots' pass counts.
+  device_array<std::uint32_t> staged_sync;
+  std::uint32_t staged_num_slots = 0;
   std::uint32_t staged_reference = 0;
   unsigned staged_far_grid = 0;
   device_array<double> staged_far;
@@ -295,15 +297,11 @@ struct twitter_backward_session::impl {
     staged_near_slots.upload(staged.near_slots);
     staged_older_near.upload(staged.older_near);
     staged_recent_slots.upload(staged.recent_slots);
-    // The chunks in the layout's step order, each with the count of its graph's chunks in earlier
-    // passes (per stage record: pass_first).
+    // The chunks in the layout's step order, each with what its block needs of its graph.
     const std::size_t num_staged = staged.graphs.size();
     if (num_staged > 0xffffu) throw cuda_error("twitter backward: more staged graphs than a chunk record can name");
-    std::vector<std::uint32_t> pass_first(staged.stages.size(), 0);
-    for (const auto& c : staged.chunks) ++pass_first[staged.graphs[c.staged].stage_base + c.pass + 1];  // summed below
     for (std::size_t j = 0; j < num_staged; ++j) {
       const auto& record = staged.graphs[j];
-      for (std::uint32_t p = 1; p <= record.num_stages; ++p) pass_first[record.stage_base + p] += pass_first[record.stage_base + p - 1];
       if (record.first_step == 0 && record.num_stages == staged.num_steps) staged_reference = static_cast<std::uint32_t>(j);
     }
     std::vector<k::staged_chunk_ref> chunks;
@@ -311,15 +309,15 @@ struct twitter_backward_session::impl {
     for (const auto& c : staged.chunks) {
       const auto& record = staged.graphs[c.staged];
       const std::uint32_t t = record.graph;
-      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, pass_first[record.stage_base + c.pass],
+      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, record.slot_base + c.first / twitter::detail::staged_chunk_nodes,
                         static_cast<std::uint16_t>(c.pass), static_cast<std::uint16_t>(c.staged), static_cast<std::uint16_t>(c.first),
                         static_cast<std::uint16_t>(c.last), c.source_first, c.source_end});
     }
     staged_chunks.upload(chunks);
-    staged_pass_first.upload(pass_first);
     staged_chunk_offsets.upload(staged.chunk_offsets);
-    staged_counters.allocate(staged.num_steps + 2);
-    staged_progress.allocate(num_staged);
+    static_assert(sizeof(k::staged_progress) == sizeof(std::uint32_t));
+    staged_num_slots = staged.num_slots;
+    staged_sync.allocate(num_staged + staged.num_steps + 2 + staged.num_slots);
     staged_far_grid = static_cast<unsigned>(staged_far_blocks_per_sm * sms);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
@@ -338,6 +336,8 @@ struct twitter_backward_session::impl {
                    sizeof(k::staged_chunk_ref) * staged.chunks.size() + 8 * sources + 32 * visits;
   }
 
+  std::uint32_t* staged_counters() const { return staged_sync.ptr + staged_graphs.size; }
+
   /// The cooperative staged kernel over every staged graph, a block each, on stream s, and the
   /// far-sum kernel beside it on stream `far` (nothing when there are none).
   void launch_staged(cudaStream_t s, cudaStream_t far) {
@@ -352,13 +352,13 @@ struct twitter_backward_session::impl {
                         reinterpret_cast<const uint4*>(staged_recent_slots.ptr),
                         staged_chunk_offsets.ptr,
                         staged_chunks.ptr,
-                        staged_pass_first.ptr,
+                        staged_counters() + staged_steps + 2,
                         staged_steps,
                         staged_reference,
                         staged_far.ptr,
                         staged_cursor.ptr,
-                        staged_progress.ptr,
-                        staged_counters.ptr,
+                        reinterpret_cast<k::staged_progress*>(staged_sync.ptr),
+                        staged_counters(),
                         staged_timeline,
                         staged_chunk_trace};
     void* args[] = {&view};
@@ -523,9 +523,8 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   }
   // The staged progress records, chunk tickets and started count start at zero (before the other
   // streams start, so nothing stands between the cooperative launch and the SMs it needs).
-  if (staged && chosen(3) && d.staged_progress.size > 0) {
-    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_progress.ptr, 0, d.staged_progress.size * sizeof(k::staged_progress), main));
-    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_counters.ptr, 0, d.staged_counters.size * sizeof(std::uint32_t), main));
+  if (staged && chosen(3) && d.staged_sync.size > 0) {
+    WF_CUDA_CHECK(cudaMemsetAsync(d.staged_sync.ptr, 0, d.staged_sync.size * sizeof(std::uint32_t), main));
   }
   WF_CUDA_CHECK(cudaEventRecord(d.joined[0], main));
   for (int s = 1; s < impl::num_streams; ++s) WF_CUDA_CHECK(cudaStreamWaitEvent(d.streams[s], d.joined[0], 0));
@@ -607,10 +606,12 @@ std::uint64_t twitter_backward_session::staged_graph_count() const noexcept { re
 std::uint32_t twitter_backward_session::staged_steps() const noexcept { return impl_->staged_steps; }
 
 static_assert(twitter_backward_session::staged_timeline::slots == k::staged_timeline_slots);
+static_assert(twitter_backward_session::large_category == 1u << static_cast<int>(twitter::graph_category::large));
 static_assert(twitter_backward_session::staged_timeline::ready_ns_slot == k::staged_ready_ns_slot &&
-              twitter_backward_session::staged_timeline::published_ns_slot == k::staged_published_ns_slot);
+              twitter_backward_session::staged_timeline::published_ns_slot == k::staged_published_ns_slot &&
+              twitter_backward_session::staged_timeline::staged_ns_slot == k::staged_staged_ns_slot);
 
-twitter_backward_session::staged_timeline twitter_backward_session::profile_staged() {
+twitter_backward_session::staged_timeline twitter_backward_session::profile_staged(unsigned categories) {
   impl& d = *impl_;
   staged_timeline t;
   t.blocks = static_cast<std::uint32_t>(d.staged_graphs.size);
@@ -618,25 +619,34 @@ twitter_backward_session::staged_timeline twitter_backward_session::profile_stag
   t.reference = d.staged_reference;
   if (t.blocks == 0) return t;
   const std::uint64_t slots = std::uint64_t{k::staged_timeline_slots} * t.blocks * t.steps + 4;
+  const std::uint64_t span_slots = std::uint64_t{k::staged_block_span_slots} * (t.blocks + d.staged_far_grid);
   const std::uint64_t chunk_slots = std::uint64_t{k::staged_chunk_trace_slots} * d.staged_chunks.size;
   device_array<std::uint64_t> records, chunk_records;
-  records.allocate(slots);
+  records.allocate(slots + span_slots);
   chunk_records.allocate(chunk_slots);
-  WF_CUDA_CHECK(cudaMemset(records.ptr, 0, slots * sizeof(std::uint64_t)));
+  WF_CUDA_CHECK(cudaMemset(records.ptr, 0, (slots + span_slots) * sizeof(std::uint64_t)));
   WF_CUDA_CHECK(cudaMemset(chunk_records.ptr, 0, chunk_slots * sizeof(std::uint64_t)));
   d.staged_timeline = records.ptr;
   d.staged_chunk_trace = chunk_records.ptr;
   try {
-    run(gpu_variant::staged, 1u << static_cast<int>(graph_category::large));
+    t.seconds = run(gpu_variant::staged, categories | large_category);
   } catch (...) {
     d.staged_timeline = d.staged_chunk_trace = nullptr;
     throw;
   }
   d.staged_timeline = d.staged_chunk_trace = nullptr;
-  t.records.resize(slots);
-  WF_CUDA_CHECK(cudaMemcpy(t.records.data(), records.ptr, slots * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  t.records.resize(slots + span_slots);
+  WF_CUDA_CHECK(cudaMemcpy(t.records.data(), records.ptr, (slots + span_slots) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
   const std::uint64_t* tail = t.records.data() + slots - 4;
   if (tail[3] > tail[1]) t.clock_hz = static_cast<double>(tail[2] - tail[0]) / (static_cast<double>(tail[3] - tail[1]) * 1e-9);
+  // The critical blocks' spans by the staged graph each solved.
+  t.critical_spans.resize(t.blocks);
+  for (std::uint64_t b = 0; b < t.blocks + d.staged_far_grid; ++b) {
+    const std::uint64_t* span = t.records.data() + slots + b * k::staged_block_span_slots;
+    const staged_timeline::block_span record{static_cast<std::uint32_t>(span[0]), span[1], span[2], b >= t.blocks && span[3] != 0};
+    if (b < t.blocks && span[3] < t.blocks) t.critical_spans[span[3]] = record;
+    if (b >= t.blocks) t.far_spans.push_back(record);
+  }
   t.records.resize(slots - 4);
   std::vector<std::uint64_t> stamps(chunk_slots), offsets(t.steps + 1);
   std::vector<k::staged_chunk_ref> refs(d.staged_chunks.size);

@@ -51,17 +51,19 @@ class twitter_backward_session {
   std::uint64_t staged_graph_count() const noexcept;
   std::uint32_t staged_steps() const noexcept;
 
-  /// staged diagnostics for the bench: one run of the Large graphs with SM clock stamps per
+  /// staged diagnostics for the bench: one run of the Large graphs (or of `categories`, a mask of
+  /// graph_category bits, beside them) with SM clock stamps per
   /// critical block (one per staged graph) and step, taken once the stage may start, once it is in
   /// shared memory, after its levels and once it is published, then the stage's level count, the
   /// cycles its chain warps waited for level helpers and those its first level helper waited for
-  /// the chain, then the global timer (ns) once it may start and once published (`at(block, step,
-  /// slot)`, slots in that order); and per far-sum chunk (in step order) its staged graph, its pass
+  /// the chain, then the global timer (ns) once it may start, once published and once thread 0 has
+  /// staged its part of it (`at(block, step, slot)`, slots in that order); and per far-sum chunk (in step order) its staged graph, its pass
   /// and the global timer when a block turned to it, once it could run and once done, and whether
-  /// a far-sum block (not a critical one) ran it.
+  /// a far-sum block (not a critical one) ran it; per block of either kernel its SM and when it
+  /// started and left (global timer); and the run's time by CUDA events.
   struct staged_timeline {
-    static constexpr std::uint32_t slots = 9;  // per block and step
-    static constexpr std::uint32_t ready_ns_slot = 7, published_ns_slot = 8;
+    static constexpr std::uint32_t slots = 10;  // per block and step
+    static constexpr std::uint32_t ready_ns_slot = 7, published_ns_slot = 8, staged_ns_slot = 9;
     std::uint32_t blocks = 0, steps = 0;
     std::uint32_t reference = 0;  // the staged graph with the most stages
     std::vector<std::uint64_t> records;
@@ -76,8 +78,17 @@ class twitter_backward_session {
       bool far_block;
     };
     std::vector<chunk> chunks;
+    struct block_span {
+      std::uint32_t sm = 0;
+      std::uint64_t started_ns = 0, left_ns = 0;
+      bool took_part = false;  // a far-sum block that took chunks
+    };
+    std::vector<block_span> critical_spans;  // by staged graph (the block that solved it)
+    std::vector<block_span> far_spans;
+    double seconds = 0.0;
   };
-  staged_timeline profile_staged();
+  static constexpr unsigned large_category = 0x8u;
+  staged_timeline profile_staged(unsigned categories = large_category);
 
  private:
   struct impl;

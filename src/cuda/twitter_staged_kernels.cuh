@@ -11,12 +11,12 @@
 //     ahead of them. A level's chain is a few shared-memory reads, adds and one division inside
 //     one warp. The block then publishes the stage in its graph's progress record;
 //   - far sums: pass k + 1 of a graph adds the shares of its stage k to the far sums of the
-//     positions of its stages after k + 1, in chunks that any block may claim once the stage is
-//     published and the graph's pass k is complete (a chunk holds the source shares in shared
-//     memory). A critical block waiting for its next stage's far sums claims chunks of the step
-//     before its stage; the far-sum blocks, and every critical block once its graph is solved,
-//     take the chunks step by step.
-// A stage waits only for its own graph's far sums and for the reference graph (the one with the
+//     positions of its stages after k + 1, in chunks of one slot of positions each, which any
+//     block may claim once the stage is published and the slot's pass k is done (a chunk holds
+//     the source shares in shared memory). A critical block waiting for its next stage's far sums
+//     claims chunks of the step before its stage; the far-sum blocks, and every critical block
+//     once its graph is solved, take the chunks step by step.
+// A stage waits only for the far sums of its own slots and for the reference graph (the one with the
 // most stages) to reach the stage's step first_step + k: the layout staggers the graphs' starts
 // to balance the far work per step. (Until the seventeenth session a grid barrier ended every
 // step, so each step lasted as long as the slowest stage or far-sum work of any graph, and the
@@ -42,8 +42,8 @@ struct staged_chunk_ref {
   std::uint64_t lo;          // the graph's first node: far sums, cursors and shares at lo + position
   std::uint64_t entry_base;  // the graph's first in-list entry in the pull layout
   std::uint32_t graph;       // the graph's index (its node records start at nodes + lo + graph)
-  std::uint32_t pass_begin;  // its staged graph's chunks of earlier passes: the chunk may run once
-                             // the graph's done count reaches it and its source stage is solved
+  std::uint32_t slot;        // its slot among every staged graph's: the chunk may run once the
+                             // slot's pass count reaches pass - 1 and its source stage is solved
   std::uint16_t pass;        // the graph's pass (1 starts the cursors at the in-lists' starts)
   std::uint16_t staged;      // the staged graph (its critical block and progress record)
   std::uint16_t first;       // target positions [first, last) (positions fit 16 bits)
@@ -53,14 +53,12 @@ struct staged_chunk_ref {
 };
 static_assert(sizeof(staged_chunk_ref) == 40);
 
-/// A staged graph's progress as the blocks of the cooperative kernel publish it (zero at launch):
-/// its stage s may start once done >= pass_first[s] (the far sums of its positions are complete)
-/// and once the reference graph has solved stage first_step + s - 1.
+/// A staged graph's progress as its critical block publishes it (zero at launch): its stage s may
+/// start once each slot of its positions has had passes 1 .. s - 1 (staged_view::slot_passes: its
+/// far sums are complete) and once the reference graph has solved stage first_step + s - 1.
 struct staged_progress {
   std::uint32_t stages_solved;
-  std::uint32_t done;  // far-sum chunks completed (in pass order: a pass waits for the one before)
 };
-static_assert(sizeof(staged_progress) == 8);
 
 /// 16-byte in-list units a helper thread loads per round (a visit reads ~32 entries on average;
 /// taking two positions a thread with 3 units each, to overlap more loads, was 8% slower on the
@@ -78,7 +76,7 @@ struct staged_view {
   const uint4* recent_slots;        // per pull node record
   const std::uint64_t* chunk_offsets;  // num_steps + 1: the chunks of step k
   const staged_chunk_ref* chunks;      // in step order (a graph's pass k at step first_step + k)
-  const std::uint32_t* pass_first;     // per stage record: the graph's chunks of earlier passes
+  std::uint32_t* slot_passes;          // per slot, the passes done on it; zero at launch
   std::uint32_t num_steps;
   std::uint32_t reference;    // the staged graph with the most stages (it starts at step 0); a
                               // stage waits for it to reach the stage's step
@@ -87,9 +85,11 @@ struct staged_view {
                               // and (high half) its in-list's end, from the graph's first entry
   staged_progress* progress;  // num_graphs records, zero at launch
   std::uint32_t* counters;    // num_steps chunk tickets, then the count of cooperative blocks
-                              // started, then the count of far-sum blocks taking part; zero at launch
+                              // started, then the count of far-sum blocks taking part (then the
+                              // slots' pass counts); zero at launch
   std::uint64_t* timeline;    // null, or staged_timeline_slots per critical block and step, then
-                              // block 0's SM clock and global timer at its start and end
+                              // block 0's SM clock and global timer at its start and end,
+                              // then every block's span (staged_block_span_slots)
   std::uint64_t* chunk_trace;  // null, or staged_chunk_trace_slots per chunk (with timeline)
 };
 
@@ -99,13 +99,18 @@ struct staged_view {
 /// after block barriers (zero for steps without a stage of the block's graph); then the stage's
 /// level count, the cycles the chain warps waited for level helpers (both warps' waits added) and
 /// those the first level helper waited for the chain; then the global timer once the stage may
-/// start and once it is published (to set beside the chunk trace: SM clocks differ between SMs).
+/// start and once it is published (to set beside the chunk trace: SM clocks differ between SMs),
+/// and once thread 0 has staged its part of the stage (before the wait for its far sums).
 /// The timed kernels are the other instances, without a trace of them.
-inline constexpr std::uint32_t staged_timeline_slots = 9;
+inline constexpr std::uint32_t staged_timeline_slots = 10;
 inline constexpr std::uint32_t staged_chain_wait_slot = 5, staged_helper_wait_slot = 6;
-inline constexpr std::uint32_t staged_ready_ns_slot = 7, staged_published_ns_slot = 8;
+inline constexpr std::uint32_t staged_ready_ns_slot = 7, staged_published_ns_slot = 8, staged_staged_ns_slot = 9;
+/// After those and the tail of four: per block (the critical blocks, then the far-sum blocks), its
+/// SM, the global timer once it starts and once it leaves, and its staged graph (a critical block)
+/// or whether it took part (a far-sum block).
+inline constexpr std::uint32_t staged_block_span_slots = 4;
 /// The chunk trace (traced instances): per chunk, the global timer when a block turns to it, once
-/// it may run (its source stage published, its graph's previous pass complete) and once it is
+/// it may run (its source stage published, its slot's previous pass done) and once it is
 /// counted done, then the block that ran it (its index, plus staged_trace_far_block for a far-sum
 /// block).
 inline constexpr std::uint32_t staged_chunk_trace_slots = 4;
@@ -115,6 +120,20 @@ __device__ __forceinline__ std::uint64_t global_timer_ns() {
   std::uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+}
+
+__device__ __forceinline__ std::uint32_t sm_id() {
+  std::uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+/// A block's span record (thread 0): its SM and the global timer, at its start (`leaving` false)
+/// or as it leaves.
+__device__ __forceinline__ void stamp_block_span(std::uint64_t* span, bool leaving) {
+  if (span == nullptr || threadIdx.x != 0) return;
+  if (!leaving) span[0] = sm_id();
+  span[leaving ? 2 : 1] = global_timer_ns();
 }
 
 __device__ __forceinline__ void stamp(std::uint64_t* stamps, std::uint32_t slot) {
@@ -258,7 +277,7 @@ struct staged_graph_ref {
   const uint4* recent_slots;
   std::uint64_t near_base;  // index of `near_slots` in the whole list (a whole unit)
   std::uint32_t first_step;  // the step of its stage 0
-  const std::uint32_t* pass_first;  // num_stages + 1: its chunks of the passes before each
+  std::uint32_t* slot_passes;  // its slots' pass counts (slot i: positions from i x staged_chunk_nodes)
 };
 
 __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v, std::uint32_t j) {
@@ -278,7 +297,7 @@ __device__ __forceinline__ staged_graph_ref staged_graph_at(const staged_view& v
           v.recent_slots + lo + t,
           record.near_base,
           record.first_step,
-          v.pass_first + record.stage_base};
+          v.slot_passes + record.slot_base};
 }
 
 /// What the copy of a stage needs before its bulk loads: its records and its near slots' range.
@@ -658,18 +677,20 @@ __device__ __forceinline__ std::uint32_t load_volatile(const std::uint32_t* p) {
 __device__ __forceinline__ void progress_fence() { ::cuda::atomic_thread_fence(::cuda::memory_order_acq_rel, ::cuda::thread_scope_device); }
 
 /// Far-sum chunks of step k (k >= 1), taken by ticket until none is left or stop() (thread 0's
-/// call, before each further ticket). A chunk of pass p of its graph waits until the pass may run
-/// (the graph's stage p - 1 is published and its pass p - 1 complete), then adds the shares of
+/// call, before each further ticket). A chunk of pass p of its graph waits until it may run (the
+/// graph's stage p - 1 is published and pass p - 1 is done on the chunk's slot), then adds the shares of
 /// stage p - 1 (at most staged_max_stage_nodes, to shared memory); a thread per target position
 /// moves the position's cursor past its in-list entries of that stage (a sorted run, read
 /// staged_helper_units 16-byte units at a time) and adds their shares, in list order, to the
-/// position's far sum; the block then counts the chunk done. A chunk is two dependent trips to
+/// position's far sum; the block then sets the slot's pass count. A chunk is two dependent trips to
 /// memory: its cursors, far sums and source shares, then the first units; the next ticket is
 /// taken and its record read meanwhile (the first version, which claimed, read the record and the
 /// graph's record one after the other, took about 7 us a chunk). No block waits in a cycle: a
-/// chunk of step k waits only for a stage or chunks of step k - 1, and a stage at step S starts
-/// once its graph's chunks of step S - 1 are done (taken by the far-sum blocks that take part,
-/// which take every chunk in step order, or else by its critical block itself).
+/// chunk of step k waits only for a stage or a chunk of step k - 1, and a stage at step S starts
+/// once the chunks of its slots of steps up to S - 1 are done (taken by the far-sum blocks that
+/// take part, which take every chunk in step order, or else by its critical block itself). Only
+/// the slots of its positions: the rest of a pass runs on while the stage does (a pass is needed
+/// whole only by the graph's last stage).
 template <int Block, bool Pipelined, bool Timeline, class Stop>
 __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_source, staged_chunk_ref* s_chunk, std::uint32_t* s_index,
                                std::uint64_t who, Stop stop) {
@@ -693,8 +714,8 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
     std::uint64_t* const trace = Timeline ? v.chunk_trace + (c0 + s_index[slot]) * staged_chunk_trace_slots : nullptr;
     if (threadIdx.x == 0) {
       if constexpr (Timeline) trace[0] = global_timer_ns();
-      const staged_progress* p = v.progress + chunk.staged;
-      while (load_volatile(&p->done) < chunk.pass_begin || load_volatile(&p->stages_solved) < chunk.pass) __nanosleep(64);
+      const std::uint32_t* const stages_solved = &v.progress[chunk.staged].stages_solved;
+      while (load_volatile(v.slot_passes + chunk.slot) + 1 < chunk.pass || load_volatile(stages_solved) < chunk.pass) __nanosleep(64);
       progress_fence();  // the source shares, cursors and far sums read below come after the records that published them
       if constexpr (Timeline) trace[1] = global_timer_ns();
     }
@@ -780,7 +801,7 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
       // the barrier (a fence by every thread before it made the Large category ~50 us slower on the
       // H100).
       progress_fence();
-      atomicAdd(&v.progress[chunk.staged].done, 1u);
+      atomicExch(v.slot_passes + chunk.slot, chunk.pass);
       if constexpr (Timeline) {
         trace[2] = global_timer_ns();
         trace[3] = who;
@@ -815,39 +836,58 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     tail[0] = static_cast<std::uint64_t>(clock64());
     tail[1] = global_timer_ns();
   }
+  std::uint64_t* const span = Timeline ? tail + 4 + std::uint64_t{staged_block_span_slots} * blockIdx.x : nullptr;
+  stamp_block_span(span, false);
   if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps, 1u);  // resident: a far-sum block may wait for this one
   const std::uint32_t j = blockIdx.x;
+  if (span != nullptr && threadIdx.x == 0) span[3] = j;
   const staged_graph_ref gr = staged_graph_at(v, j);
   __shared__ staged_bounds s_bounds;
   if (gr.num_stages > 0 && threadIdx.x == 0) s_bounds = stage_bounds(gr, 0);
   if (threadIdx.x == 0) sm.window[staged_zero_slot] = 0.0;  // made visible by the first stage's barriers
+  __shared__ bool s_help;  // thread 0's reading of whether a far-sum block takes part
+  bool help = true;        // the same in every thread of the block
   for (std::uint32_t s = 0; s < gr.num_stages; ++s) {
     const std::uint32_t step = gr.first_step + s;
-    // Stage s needs the passes before it complete and the reference at its step.
-    const std::uint32_t needed = gr.pass_first[s];
+    // Stage s needs passes 1 .. s - 1 done on the slots of its positions (thread 0 reads s_bounds,
+    // this stage's) and the reference at its step. Every load goes out at once: one trip to L2.
     auto ready = [&] {
-      return load_volatile(&v.progress[j].done) >= needed && load_volatile(&v.progress[v.reference].stages_solved) >= step;
+      constexpr std::uint32_t slots = twitter::detail::staged_max_stage_nodes / twitter::detail::staged_chunk_nodes + 1;
+      const std::uint32_t first = s_bounds.cur.first_position / twitter::detail::staged_chunk_nodes;
+      const std::uint32_t last = (s_bounds.next.first_position - 1) / twitter::detail::staged_chunk_nodes;
+      std::uint32_t least = ~0u;
+#pragma unroll
+      for (std::uint32_t i = 0; i < slots; ++i) least = min(least, load_volatile(gr.slot_passes + min(first + i, last)));
+      return (load_volatile(&v.progress[v.reference].stages_solved) >= step) & (least + 1 >= s);
     };
     // A far-sum block that takes part takes every chunk, step by step: the wait then ends without
-    // this block's help, which would hold the stage until the chunk it took is done.
-    __shared__ bool s_help;  // the same for every thread of the block
-    if (threadIdx.x == 0) s_help = load_volatile(v.counters + v.num_steps + 1) == 0;
-    __syncthreads();
+    // this block's help, which would hold the stage until the chunk it took is done. Once one takes
+    // part, none leaves: the count is not read again.
+    if (help) {
+      if (threadIdx.x == 0) s_help = load_volatile(v.counters + v.num_steps + 1) == 0;
+      __syncthreads();
+      help = s_help;
+    }
+    std::uint64_t* const stamps = Timeline ? v.timeline + (std::uint64_t{j} * v.num_steps + step) * staged_timeline_slots : nullptr;
     // All of the stage but its far sums is staged while they are still being added (the largest
-    // RSG graph waited ~0.25 ms in all for them), unless this block adds far sums meanwhile.
-    const bool staged_in = !s_help;
+    // RSG graph waited ~0.25 ms in all for them), unless this block adds far sums meanwhile; the
+    // test whether they are complete goes out first, its answer needed only after the staging.
+    const bool staged_in = !help;
+    const bool ready_early = staged_in && threadIdx.x == 0 && ready();
     const bool copy_bad = staged_in && staged_stage_in<Block>(v, gr, sm, s_bounds);
-    if (step >= 1 && s_help) {
+    if constexpr (Timeline) stamp_ns(stamps, staged_staged_ns_slot);
+    if (step >= 1 && help) {
       prefetch_stage(gr, s_bounds);  // staged after helping: its read-only data into L2 meanwhile
       staged_helpers<Block, false, Timeline>(v, step - 1, sm.acc, s_chunk, s_index, blockIdx.x, ready);  // sm.acc is free between stages
     }
     if (threadIdx.x == 0) {
-      while (!ready()) {
+      if (!ready_early) {
+        while (!ready()) {
+        }
       }
-      progress_fence();  // the far sums read below come after the count that published them
+      progress_fence();  // the far sums read below come after the counts that published them
     }
     __syncthreads();
-    std::uint64_t* const stamps = Timeline ? v.timeline + (std::uint64_t{j} * v.num_steps + step) * staged_timeline_slots : nullptr;
     stamp(stamps, 0);
     if constexpr (Timeline) stamp_ns(stamps, staged_ready_ns_slot);
     staged_critical<Block, Timeline>(v, gr, s, sm, &s_bounds, stamps, staged_in, copy_bad);
@@ -863,6 +903,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
   for (std::uint32_t k = 1; k < v.num_steps; ++k) {
     staged_helpers<Block, true, Timeline>(v, k, sm.acc, s_chunk, s_index, blockIdx.x, [] { return false; });  // sm.acc is free after the last stage
   }
+  stamp_block_span(span, true);
   if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
     tail[2] = static_cast<std::uint64_t>(clock64());
     tail[3] = global_timer_ns();
@@ -883,18 +924,26 @@ __global__ void __launch_bounds__(Block) backward_staged_far(staged_view v) {
   __shared__ staged_chunk_ref s_chunk[2];
   __shared__ std::uint32_t s_index[2];
   __shared__ bool s_go;
+  std::uint64_t* const span =
+      Timeline ? v.timeline + std::uint64_t{staged_timeline_slots} * v.num_graphs * v.num_steps + 4 +
+                     std::uint64_t{staged_block_span_slots} * (v.num_graphs + blockIdx.x)
+               : nullptr;
+  stamp_block_span(span, false);
   if (threadIdx.x == 0) {
     const std::uint64_t deadline = global_timer_ns() + staged_far_start_ns;
     bool go = false;
     while (!(go = load_volatile(v.counters + v.num_steps) >= v.num_graphs) && global_timer_ns() < deadline) __nanosleep(256);
     s_go = go;
+    if (span != nullptr) span[3] = go ? 1 : 0;
   }
   __syncthreads();
-  if (!s_go) return;
-  if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps + 1, 1u);
-  for (std::uint32_t k = 1; k < v.num_steps; ++k) {
-    staged_helpers<Block, true, Timeline>(v, k, s_source, s_chunk, s_index, blockIdx.x | staged_trace_far_block, [] { return false; });
+  if (s_go) {
+    if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps + 1, 1u);
+    for (std::uint32_t k = 1; k < v.num_steps; ++k) {
+      staged_helpers<Block, true, Timeline>(v, k, s_source, s_chunk, s_index, blockIdx.x | staged_trace_far_block, [] { return false; });
+    }
   }
+  stamp_block_span(span, true);
 }
 
 }  // namespace wildfire::cuda::twitter_kernels

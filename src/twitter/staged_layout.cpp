@@ -135,7 +135,7 @@ std::vector<std::uint64_t> pass_bytes(const std::vector<std::uint64_t>& by_level
   const std::uint32_t n = stages[num_stages].first_position;
   for (std::uint32_t k = 1; k + 1 < num_stages; ++k) {
     const std::uint32_t targets = n - stages[k + 1].first_position;
-    const std::uint32_t chunks = (targets + staged_chunk_nodes - 1) / staged_chunk_nodes;
+    const std::uint32_t chunks = targets == 0 ? 0 : (n - 1) / staged_chunk_nodes - stages[k + 1].first_position / staged_chunk_nodes + 1;
     bytes[k] = 2 * (by_level[stages[k].first_level] - by_level[stages[k - 1].first_level]) + 48ull * targets +
                8ull * chunks * (stages[k].first_position - stages[k - 1].first_position);
   }
@@ -268,20 +268,34 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
   for (std::size_t j = 0; j < layout.graphs.size(); ++j) {
     work[j] = pass_bytes(by_level[j], layout.stages.data() + layout.graphs[j].stage_base, layout.graphs[j].num_stages);
   }
+  for (staged_graph& record : layout.graphs) {
+    record.slot_base = layout.num_slots;
+    const std::uint32_t n = layout.stages[record.stage_base + record.num_stages].first_position;
+    layout.num_slots += (n + staged_chunk_nodes - 1) / staged_chunk_nodes;
+  }
+  // A step's chunks: every graph's pass of that step, cut at slot bounds; the slots of each graph's
+  // next stage first (the stage waits for them alone), then the others (needed a step later at the
+  // earliest).
   layout.chunk_offsets.assign(1, 0);
   layout.step_bytes.assign(layout.num_steps, 0);
   for (std::uint32_t step = 0; step < layout.num_steps; ++step) {
-    for (std::uint32_t j = 0; j < layout.graphs.size(); ++j) {
-      const staged_graph& record = layout.graphs[j];
-      if (step <= record.first_step) continue;
-      const std::uint32_t k = step - record.first_step;
-      if (k + 1 >= record.num_stages) continue;
-      const staged_stage* st = layout.stages.data() + record.stage_base;
-      layout.step_bytes[step] += work[j][k];
-      const std::uint32_t end = st[record.num_stages].first_position;
-      for (std::uint32_t first = st[k + 1].first_position; first < end; first += staged_chunk_nodes) {
-        layout.chunks.push_back({j, k, first, std::min(end, first + staged_chunk_nodes), static_cast<std::uint16_t>(st[k - 1].first_position),
-                                 static_cast<std::uint16_t>(st[k].first_position)});
+    for (const bool next_stage : {true, false}) {
+      for (std::uint32_t j = 0; j < layout.graphs.size(); ++j) {
+        const staged_graph& record = layout.graphs[j];
+        if (step <= record.first_step) continue;
+        const std::uint32_t k = step - record.first_step;
+        if (k + 1 >= record.num_stages) continue;
+        const staged_stage* st = layout.stages.data() + record.stage_base;
+        if (next_stage) layout.step_bytes[step] += work[j][k];
+        const std::uint32_t end = st[record.num_stages].first_position, next_end = st[k + 2].first_position;
+        for (std::uint32_t first = st[k + 1].first_position; first < end;) {
+          const std::uint32_t last = std::min(end, (first / staged_chunk_nodes + 1) * staged_chunk_nodes);
+          if ((first < next_end) == next_stage) {
+            layout.chunks.push_back({j, k, first, last, static_cast<std::uint16_t>(st[k - 1].first_position),
+                                     static_cast<std::uint16_t>(st[k].first_position)});
+          }
+          first = last;
+        }
       }
     }
     layout.chunk_offsets.push_back(layout.chunks.size());

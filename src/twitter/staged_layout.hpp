@@ -31,7 +31,8 @@ inline constexpr std::uint32_t staged_max_stage_near = 16384;  // near slots, pa
 /// Near slots per 16-byte unit: every position's older and further runs (staged_layout::near_slots)
 /// start on a unit and are padded to whole units.
 inline constexpr std::uint32_t staged_near_unit = 8;
-/// Target positions per far-sum chunk (a block's unit of helper work, a thread per position).
+/// Positions per far-sum slot: a graph's positions fall into aligned slots of this many, and a
+/// chunk (a block's unit of helper work, a thread per position) covers one slot or its tail.
 inline constexpr std::uint32_t staged_chunk_nodes = 256;
 /// The chain warp adds a node's near entries of its last staged_recent_levels levels (its
 /// "recent" entries); its level helper has added the older ones. The first staged_recent_slots
@@ -50,6 +51,7 @@ struct staged_graph {
   std::uint64_t stage_base = 0;
   std::uint64_t near_base = 0;
   std::uint32_t first_step = 0;
+  std::uint32_t slot_base = 0;  // its first far-sum slot among every staged graph's
 };
 
 /// First level (index into the graph's pull levels) and first position of a stage.
@@ -60,10 +62,11 @@ struct staged_stage {
 static_assert(sizeof(staged_stage) == 8);
 
 /// Helper work of pass k >= 1 of a graph (done at step first_step + k): for the positions
-/// [first, last) of staged graph `staged` (all in stages k + 1 and later), add to their far sums
-/// the shares of their in-list entries in stage k - 1, the positions [source_first, source_end).
-/// The entries of one source stage are contiguous in a sorted in-list, so each position keeps a
-/// cursor that moves past them (pass 1 starts it at the in-list's start).
+/// [first, last) of staged graph `staged` (all in stages k + 1 and later, within one slot), add to
+/// their far sums the shares of their in-list entries in stage k - 1, the positions [source_first,
+/// source_end). The entries of one source stage are contiguous in a sorted in-list, so each
+/// position keeps a cursor that moves past them (pass 1 starts it at the in-list's start). A slot
+/// gets one chunk from each of passes 1, 2, ... up to the last that reaches it, in that order.
 struct staged_chunk {
   std::uint32_t staged;
   std::uint32_t pass;
@@ -93,11 +96,14 @@ struct staged_layout {
   std::vector<std::uint16_t> older_near;
   std::vector<std::uint16_t> recent_slots;
   /// The chunks of step K, every graph's pass K - first_step: chunks[chunk_offsets[K] ..
-  /// chunk_offsets[K + 1]]. num_steps = the most first_step + num_stages of any staged graph (the
-  /// most stages: a graph starts no later than it can end with the longest).
+  /// chunk_offsets[K + 1]], first every graph's chunks of the slots of its next stage (stage K -
+  /// first_step + 1, which waits for them), then the rest. num_steps = the most first_step +
+  /// num_stages of any staged graph (the most stages: a graph starts no later than it can end with
+  /// the longest).
   std::vector<std::uint64_t> chunk_offsets;
   std::vector<staged_chunk> chunks;
   std::uint32_t num_steps = 0;
+  std::uint32_t num_slots = 0;  // far-sum slots of every staged graph
   /// The far-sum work of each step in bytes, estimated: 2 per in-list entry whose source lies in
   /// the stage a pass adds (its near entries included), 48 per position visit, 8 per source share
   /// a chunk stages. What balanced starts even out.

@@ -74,15 +74,34 @@ void expect_stage_invariants(const spreading_graphs& g, const pull_layout& pull,
   }
   ASSERT_EQ(s.chunk_offsets.size(), static_cast<std::size_t>(s.num_steps) + 1);
   EXPECT_EQ(s.chunk_offsets.back(), s.chunks.size());
-  // Each chunk sits at its graph's pass step; its pass has a stage before and one after it.
+  // Each chunk sits at its graph's pass step; its pass has a stage before and one after it. A
+  // chunk lies in one slot, and each slot gets passes 1, 2, ... in step order, so that a chunk may
+  // wait for its slot's previous pass alone; within a step, the chunks of each graph's next stage
+  // come first.
   ASSERT_EQ(s.step_bytes.size(), static_cast<std::size_t>(s.num_steps));
+  std::uint32_t slots = 0;
+  for (const staged_graph& record : s.graphs) {
+    EXPECT_EQ(record.slot_base, slots);
+    slots += (s.stages[record.stage_base + record.num_stages].first_position + staged_chunk_nodes - 1) / staged_chunk_nodes;
+  }
+  EXPECT_EQ(s.num_slots, slots);
+  std::vector<std::uint32_t> slot_passes(slots, 0);
   for (std::uint32_t step = 0; step < s.num_steps; ++step) {
+    bool later_stages = false;
     for (std::uint64_t c = s.chunk_offsets[step]; c < s.chunk_offsets[step + 1]; ++c) {
       const staged_chunk& chunk = s.chunks[c];
       const staged_graph& record = s.graphs[chunk.staged];
       EXPECT_EQ(record.first_step + chunk.pass, step);
       EXPECT_GE(chunk.pass, 1u);
       EXPECT_LT(chunk.pass + 1, record.num_stages);
+      ASSERT_LT(chunk.first, chunk.last);
+      EXPECT_EQ(chunk.first / staged_chunk_nodes, (chunk.last - 1) / staged_chunk_nodes);
+      std::uint32_t& passes = slot_passes[record.slot_base + chunk.first / staged_chunk_nodes];
+      EXPECT_EQ(passes + 1, chunk.pass);
+      passes = chunk.pass;
+      const bool next_stage = chunk.first < s.stages[record.stage_base + chunk.pass + 2].first_position;
+      EXPECT_FALSE(next_stage && later_stages);
+      later_stages = later_stages || !next_stage;
     }
     if (s.chunk_offsets[step] == s.chunk_offsets[step + 1]) {
       EXPECT_EQ(s.step_bytes[step], 0u);
