@@ -127,10 +127,9 @@ struct twitter_backward_session::impl {
   // What the blocks publish and claim, zeroed by one memset per run: the progress records (one
   // word each), the counters (staged_view::counters) and the slots' pass counts.
   device_array<std::uint32_t> staged_sync;
-  std::uint32_t staged_num_slots = 0;
   std::uint32_t staged_reference = 0;
   unsigned staged_far_grid = 0;
-  device_array<double> staged_far;
+  device_array<double> staged_far, staged_base;
   device_array<std::uint64_t> staged_cursor;
   device_array<std::uint32_t> staged_rest[pull_classes];
   std::uint32_t staged_rest_max_n[pull_classes] = {0, 0, 0, 0, 0};
@@ -316,11 +315,21 @@ struct twitter_backward_session::impl {
     staged_chunks.upload(chunks);
     staged_chunk_offsets.upload(staged.chunk_offsets);
     static_assert(sizeof(k::staged_progress) == sizeof(std::uint32_t));
-    staged_num_slots = staged.num_slots;
     staged_sync.allocate(num_staged + staged.num_steps + 2 + staged.num_slots);
     staged_far_grid = static_cast<unsigned>(staged_far_blocks_per_sm * sms);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
+    // The staged positions' base values in position order (the pull kernels read them by local
+    // id), so that a stage's node records and base values come in one trip.
+    std::vector<double> position_base(staged.graphs.empty() ? 0 : num_nodes, 0.0);
+    for (const auto& record : staged.graphs) {
+      const std::uint64_t lo = g.graph_offsets[record.graph], n = g.graph_size(record.graph);
+      const twitter::detail::pull_node* nodes = layout.nodes.data() + layout.node_index(g, record.graph);
+      for (std::uint64_t p = 0; p < n; ++p) {
+        if (nodes[p].local_id < n) position_base[lo + p] = g.base[lo + nodes[p].local_id];
+      }
+    }
+    staged_base.upload(position_base);
     staged_steps = staged.num_steps;
     // Bytes moved beyond the pull layout's: near slots (2 B, padding included), their starts,
     // older run lengths and recent slots (4 + 2 + 16 B per position), stage records, chunks with
@@ -355,6 +364,7 @@ struct twitter_backward_session::impl {
                         staged_counters() + staged_steps + 2,
                         staged_steps,
                         staged_reference,
+                        staged_base.ptr,
                         staged_far.ptr,
                         staged_cursor.ptr,
                         reinterpret_cast<k::staged_progress*>(staged_sync.ptr),

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cuda/atomic>
+#include <cuda_pipeline.h>
 
 #include <cstdint>
 
@@ -80,6 +81,7 @@ struct staged_view {
   std::uint32_t num_steps;
   std::uint32_t reference;    // the staged graph with the most stages (it starts at step 0); a
                               // stage waits for it to reach the stage's step
+  const double* base;         // N: base values by graph offset + position (staged graphs only)
   double* far;                // N: far sums by graph offset + position
   std::uint64_t* cursor;      // N: per position, its first in-list entry not yet in its far sum
                               // and (high half) its in-list's end, from the graph's first entry
@@ -533,32 +535,22 @@ __device__ bool staged_stage_in(const staged_view& v, const staged_graph_ref& gr
   const std::uint64_t near_index = shape.near_index;
   const staged_stage cur = bounds.cur;
   bool copy_bad = false;
-  // The loads that depend on no other go out first (the first near units, the level bounds, then
-  // each position's records, two positions a thread at a time), then the base values (by the
-  // node's local id), then the further units: about three trips to memory instead of seven.
-  // The near slots come in whole 16-byte units, four loads in flight per thread: a 2-byte load per
-  // entry and round (the loop as first written) put ~64 dependent L2 round trips, ~9 us, on
-  // every stage of the largest RSG graph's chain. The slots are not checked here: a 16-bit offset
-  // cannot leave the block's shared memory (asserted above), the host sweep checks every slot
-  // against the in-lists (tests), and checking each unit's eight here made the largest RSG
-  // graph's stage copies ~50 us slower in all (H100).
+  // Every load depends on no other: the near units, the level bounds, then each position's
+  // records and base value (in position order), two positions a thread at a time: one trip to
+  // memory (three before the twenty-first session: the base values by local id after the
+  // records, and the near units past the first four a thread). The near slots, whole 16-byte units, go straight to shared
+  // memory by asynchronous copies (cp.async), every unit of the stage at once, so they cost no
+  // registers and no round of their own: with four units in flight per thread through registers,
+  // the largest RSG graph's stages (~2,000 units) took a third trip after the base values, and
+  // a 2-byte load per entry and round (the loop as first written) put ~64 dependent L2 round trips,
+  // ~9 us, on every stage of its chain. The slots are not checked here: a 16-bit offset cannot
+  // leave the block's shared memory (asserted above), the host sweep checks every slot against
+  // the in-lists (tests), and checking each unit's eight here made the largest RSG graph's stage
+  // copies ~50 us slower in all (H100).
   const std::uint32_t units = near_count / staged_near_unit;
   const uint4* source_units = reinterpret_cast<const uint4*>(v.near_slots) + near_index / staged_near_unit;
-  constexpr std::uint32_t in_flight = 4;
-  uint4 w[in_flight];
-  auto load_units = [&](std::uint32_t from) {
-#pragma unroll
-    for (std::uint32_t j = 0; j < in_flight; ++j) {
-      if (from + j * Block < units) w[j] = __ldg(source_units + from + j * Block);
-    }
-  };
-  auto store_units = [&](std::uint32_t from) {
-#pragma unroll
-    for (std::uint32_t j = 0; j < in_flight; ++j) {
-      if (from + j * Block < units) sm.near_units[from + j * Block] = w[j];
-    }
-  };
-  load_units(threadIdx.x);
+  for (std::uint32_t i = threadIdx.x; i < units; i += Block) __pipeline_memcpy_async(sm.near_units + i, source_units + i, sizeof(uint4));
+  __pipeline_commit();
   const std::uint32_t level = cur.first_level + threadIdx.x;  // the graph's level + staged_recent_levels
   const bool bounds_mine = threadIdx.x <= num_levels + staged_recent_levels;
   const std::uint32_t level_first = bounds_mine && level >= staged_recent_levels ? levels[level - staged_recent_levels].first_position : 0u;
@@ -578,9 +570,8 @@ __device__ bool staged_stage_in(const staged_view& v, const staged_graph_ref& gr
       start[q] = near_start[at] - near_first;
       older[q] = gr.older_near[at];
       slots[q] = __ldg(gr.recent_slots + at);
+      base[q] = __ldg(v.base + lo + at);
     }
-#pragma unroll
-    for (std::uint32_t q = 0; q < 2; ++q) base[q] = node[q].local_id < n ? v.pull.base[lo + node[q].local_id] : 0.0;
 #pragma unroll
     for (std::uint32_t q = 0; q < 2; ++q) {
       const std::uint32_t i = first + q * Block;
@@ -599,11 +590,7 @@ __device__ bool staged_stage_in(const staged_view& v, const staged_graph_ref& gr
   }
   if (threadIdx.x == 0) sm.near_start[count] = near_count;
   if (bounds_mine) sm.level_first[threadIdx.x] = level_first;
-  store_units(threadIdx.x);
-  for (std::uint32_t i = threadIdx.x + in_flight * Block; i < units; i += in_flight * Block) {
-    load_units(i);
-    store_units(i);
-  }
+  __pipeline_wait_prior(0);  // this thread's units are in shared memory before the block's next barrier
   return copy_bad;
 }
 
