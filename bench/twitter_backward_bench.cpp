@@ -212,7 +212,7 @@ void print_block_spans(const char* what, const cuda::twitter_backward_session::s
   for (const auto& [sm, count] : per_sm) doubled += count > 1 ? 1 : 0;
   // Per block: its steps, levels, SM cycles in levels and the publication of its last stage.
   struct graph_end {
-    std::uint32_t block = 0, first_step = 0, last_step = 0, stages = 0;
+    std::uint32_t block = 0, first_step = 0, last_step = 0;
     double levels = 0, level_cycles = 0, published = 0, worst_lag = 0, lag_sum = 0;
   };
   const std::uint32_t ref = t.reference;
@@ -224,7 +224,7 @@ void print_block_spans(const char* what, const cuda::twitter_backward_session::s
     e.first_step = t.steps;
     for (std::uint32_t k = 0; k < t.steps; ++k) {
       if (t.at(b, k, t.published_ns_slot) == 0) continue;
-      e.first_step = std::min(e.first_step, k), e.last_step = k, ++e.stages;
+      e.first_step = std::min(e.first_step, k), e.last_step = k;
       e.levels += ns(b, k, 4), e.level_cycles += ns(b, k, 2) - ns(b, k, 1);
       e.published = ns(b, k, t.published_ns_slot);
       const double lag = e.published - ns(ref, k, t.published_ns_slot);
@@ -245,14 +245,15 @@ void print_block_spans(const char* what, const cuda::twitter_backward_session::s
   // SMs by how many critical blocks they hold: how many far-sum blocks took part beside them.
   std::map<std::uint32_t, std::uint32_t> far_per_sm;
   for (const span& s : t.far_spans) far_per_sm[s.sm] += s.took_part ? 1 : 0;
+  std::set<std::uint32_t> every_sm;
+  for (const auto& [sm, count] : per_sm) every_sm.insert(sm);
+  for (const auto& [sm, count] : far_per_sm) every_sm.insert(sm);
   fmt::print("| critical blocks on the SM | SMs | far-sum blocks taking part there: mean (min-max) |\n|---|---|---|\n");
   for (std::uint32_t c = 0; c <= 2; ++c) {
     std::uint32_t sms = 0, least = ~0u, most = 0;
     double sum = 0;
-    for (std::uint32_t sm = 0; sm < 256; ++sm) {
-      const auto found = per_sm.find(sm);
-      const std::uint32_t critical_here = found == per_sm.end() ? 0 : found->second;
-      if (critical_here != c || (c == 0 && far_per_sm.count(sm) == 0)) continue;
+    for (const std::uint32_t sm : every_sm) {
+      if (per_sm[sm] != c) continue;
       const std::uint32_t f = far_per_sm[sm];
       ++sms, sum += f, least = std::min(least, f), most = std::max(most, f);
     }

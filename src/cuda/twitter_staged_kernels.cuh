@@ -124,6 +124,16 @@ __device__ __forceinline__ std::uint64_t global_timer_ns() {
   return t;
 }
 
+/// The timeline's tail (traced instances): block 0's SM clock and global timer at its start and
+/// end, after every block's and step's slots.
+__device__ __forceinline__ std::uint64_t* timeline_tail(const staged_view& v) {
+  return v.timeline + std::uint64_t{staged_timeline_slots} * v.num_graphs * v.num_steps;
+}
+/// Block `index`'s span record (traced instances): critical blocks first, then far-sum blocks.
+__device__ __forceinline__ std::uint64_t* block_span(const staged_view& v, std::uint64_t index) {
+  return timeline_tail(v) + 4 + staged_block_span_slots * index;
+}
+
 __device__ __forceinline__ std::uint32_t sm_id() {
   std::uint32_t id;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
@@ -818,12 +828,12 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
   __shared__ staged_chunk_ref s_chunk[2];
   __shared__ std::uint32_t s_index[2];
   const staged_shared sm = carve_staged(staged_dynamic);
-  std::uint64_t* const tail = Timeline ? v.timeline + std::uint64_t{staged_timeline_slots} * v.num_graphs * v.num_steps : nullptr;
+  std::uint64_t* const tail = Timeline ? timeline_tail(v) : nullptr;
   if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
     tail[0] = static_cast<std::uint64_t>(clock64());
     tail[1] = global_timer_ns();
   }
-  std::uint64_t* const span = Timeline ? tail + 4 + std::uint64_t{staged_block_span_slots} * blockIdx.x : nullptr;
+  std::uint64_t* const span = Timeline ? block_span(v, blockIdx.x) : nullptr;
   stamp_block_span(span, false);
   if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps, 1u);  // resident: a far-sum block may wait for this one
   const std::uint32_t j = blockIdx.x;
@@ -868,9 +878,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
       staged_helpers<Block, false, Timeline>(v, step - 1, sm.acc, s_chunk, s_index, blockIdx.x, ready);  // sm.acc is free between stages
     }
     if (threadIdx.x == 0) {
-      if (!ready_early) {
-        while (!ready()) {
-        }
+      while (!ready_early && !ready()) {
       }
       progress_fence();  // the far sums read below come after the counts that published them
     }
@@ -911,10 +919,7 @@ __global__ void __launch_bounds__(Block) backward_staged_far(staged_view v) {
   __shared__ staged_chunk_ref s_chunk[2];
   __shared__ std::uint32_t s_index[2];
   __shared__ bool s_go;
-  std::uint64_t* const span =
-      Timeline ? v.timeline + std::uint64_t{staged_timeline_slots} * v.num_graphs * v.num_steps + 4 +
-                     std::uint64_t{staged_block_span_slots} * (v.num_graphs + blockIdx.x)
-               : nullptr;
+  std::uint64_t* const span = Timeline ? block_span(v, std::uint64_t{v.num_graphs} + blockIdx.x) : nullptr;
   stamp_block_span(span, false);
   if (threadIdx.x == 0) {
     const std::uint64_t deadline = global_timer_ns() + staged_far_start_ns;
