@@ -81,6 +81,17 @@ constexpr int staged_blocks_per_sm = 2;
 // seventeenth session).
 constexpr int staged_far_block = 256;
 constexpr int staged_far_blocks_per_sm = 2;
+// Registers of the kernels that share the SMs with the cooperative grid (64K an SM; a critical
+// block takes 20K). Beside one critical block and three far-sum blocks at 56 registers a thread
+// ~2K were left, no Medium block at 48; beside two far-sum blocks, five (an SM with two critical
+// blocks has shared memory for three, whatever the registers). So beside the Large graphs the
+// Medium kernel ran at about a seventh of its speed alone and ended ~0.17 ms after them. Bounding
+// the Medium kernel to 32 registers (for 32 blocks an SM; 20 bytes spilled) and the far-sum kernel
+// to 48 (for 5; 18 bytes spilled) leaves room for four to ten Medium blocks there: whole phase
+// 1.50 -> 1.44 ms on the H100, the Large category unchanged; the far-sum kernel at 40 (82 bytes
+// spilled) made the Large category 1.33 -> 1.64 ms (twenty-second session).
+constexpr int pull_medium_min_blocks = 32;
+constexpr int staged_far_min_blocks = 5;
 
 }  // namespace
 
@@ -250,7 +261,7 @@ struct twitter_backward_session::impl {
     // that launch comes after the cooperative grid's, and a session's first run, all that a
     // one-shot `wildfire twitter-influence` runs, took 1.83-2.52 ms on the H100 against 1.64-1.66
     // ms with them loaded here (later runs 1.52-1.53 ms; twenty-first session).
-    for (auto f : {k::backward_shared_pull<pull_small_block>, k::backward_shared_pull<pull_medium_block>,
+    for (auto f : {k::backward_shared_pull<pull_small_block, 0>, k::backward_shared_pull<pull_medium_block, pull_medium_min_blocks>,
                    k::backward_pipelined_pull<pull_large_block, 2, pull_prefetch_units>,
                    k::backward_pipelined_pull<pull_huge_block, 1, pull_prefetch_units>}) {
       cudaFuncAttributes attributes{};
@@ -280,7 +291,7 @@ struct twitter_backward_session::impl {
     // Both far-sum kernels are loaded now: with lazy module loading (CUDA 12's default) the first
     // launch of one loads it after the grid has started, too late to take part (the traced run's
     // far-sum blocks took no chunk, and the critical blocks took them all).
-    for (auto f : {k::backward_staged_far<staged_far_block, false>, k::backward_staged_far<staged_far_block, true>}) {
+    for (auto f : {k::backward_staged_far<staged_far_block, staged_far_min_blocks, false>, k::backward_staged_far<staged_far_block, staged_far_min_blocks, true>}) {
       cudaFuncAttributes attributes{};
       WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, f));
     }
@@ -309,6 +320,7 @@ struct twitter_backward_session::impl {
     // The chunks in the layout's step order, each with what its block needs of its graph.
     const std::size_t num_staged = staged.graphs.size();
     if (num_staged > 0xffffu) throw cuda_error("twitter backward: more staged graphs than a chunk record can name");
+    if (staged.chunks.size() > 0x7fffffffu) throw cuda_error("twitter backward: more far-sum chunks than a ticket can count");
     for (std::size_t j = 0; j < num_staged; ++j) {
       const auto& record = staged.graphs[j];
       if (record.first_step == 0 && record.num_stages == staged.num_steps) staged_reference = static_cast<std::uint32_t>(j);
@@ -325,7 +337,7 @@ struct twitter_backward_session::impl {
     staged_chunks.upload(chunks);
     staged_chunk_offsets.upload(staged.chunk_offsets);
     static_assert(sizeof(k::staged_progress) == sizeof(std::uint32_t));
-    staged_sync.allocate(num_staged + staged.num_steps + 2 + staged.num_slots);
+    staged_sync.allocate(num_staged + k::staged_counters + staged.num_slots);
     staged_far_grid = static_cast<unsigned>(staged_far_blocks_per_sm * sms);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
@@ -371,7 +383,8 @@ struct twitter_backward_session::impl {
                         reinterpret_cast<const uint4*>(staged_recent_slots.ptr),
                         staged_chunk_offsets.ptr,
                         staged_chunks.ptr,
-                        staged_counters() + staged_steps + 2,
+                        static_cast<std::uint32_t>(staged_chunks.size),
+                        staged_counters() + k::staged_counters,
                         staged_steps,
                         staged_reference,
                         staged_base.ptr,
@@ -386,9 +399,9 @@ struct twitter_backward_session::impl {
                                          : reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, false>);
     WF_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(view.num_graphs), dim3(staged_block), args, k::staged_shared_bytes, s));
     if (staged_timeline) {
-      k::backward_staged_far<staged_far_block, true><<<staged_far_grid, staged_far_block, 0, far>>>(view);
+      k::backward_staged_far<staged_far_block, staged_far_min_blocks, true><<<staged_far_grid, staged_far_block, 0, far>>>(view);
     } else {
-      k::backward_staged_far<staged_far_block, false><<<staged_far_grid, staged_far_block, 0, far>>>(view);
+      k::backward_staged_far<staged_far_block, staged_far_min_blocks, false><<<staged_far_grid, staged_far_block, 0, far>>>(view);
     }
     WF_CUDA_CHECK(cudaGetLastError());
   }
@@ -415,9 +428,9 @@ struct twitter_backward_session::impl {
     WF_CUDA_CHECK(cudaGetLastError());
   }
 
-  template <int Block>
+  template <int Block, int MinBlocks>
   void launch_pull(const device_array<std::uint32_t>& list, std::uint32_t max_n, cudaStream_t s) {
-    launch_pull_kernel(k::backward_shared_pull<Block>, Block, list, max_n, s);
+    launch_pull_kernel(k::backward_shared_pull<Block, MinBlocks>, Block, list, max_n, s);
   }
 
   /// Large graphs: the pipelined kernel, MinBlocks blocks per SM.
@@ -558,9 +571,9 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
     d.launch(gpu_variant::queue, part(d.pull_fallback[3], 3), d.pull_fallback_max_n[3], d.streams[0], true);
     d.launch_pipelined<pull_large_block, 2>(part(large(3), 3), large_n(3), d.streams[1]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[2], 2), d.pull_fallback_max_n[2], d.streams[1], false);
-    d.launch_pull<pull_medium_block>(part(d.pull_lists[2], 2), d.pull_max_n[2], d.streams[2]);
-    d.launch_pull<pull_small_block>(part(d.pull_lists[1], 1), d.pull_max_n[1], d.streams[2]);
-    d.launch_pull<pull_small_block>(part(d.pull_lists[0], 0), d.pull_max_n[0], d.streams[2]);
+    d.launch_pull<pull_medium_block, pull_medium_min_blocks>(part(d.pull_lists[2], 2), d.pull_max_n[2], d.streams[2]);
+    d.launch_pull<pull_small_block, 0>(part(d.pull_lists[1], 1), d.pull_max_n[1], d.streams[2]);
+    d.launch_pull<pull_small_block, 0>(part(d.pull_lists[0], 0), d.pull_max_n[0], d.streams[2]);
     // Left out of the layout only with out-degrees past 16 bits (repeated edges): not in valid sets.
     d.launch(gpu_variant::queue, part(d.pull_fallback[1], 1), d.pull_fallback_max_n[1], d.streams[2], false);
     d.launch(gpu_variant::queue, part(d.pull_fallback[0], 0), d.pull_fallback_max_n[0], d.streams[2], false);

@@ -158,9 +158,10 @@ __device__ __forceinline__ pull_plan plan_level(twitter::detail::pull_level cur,
   return {first, last, g};
 }
 
-/// One block per listed graph (grid-stride); Block threads; dynamic shared memory of cap doubles.
-template <int Block>
-__global__ void __launch_bounds__(Block)
+/// One block per listed graph (grid-stride); Block threads; dynamic shared memory of cap doubles;
+/// registers bounded for MinBlocks blocks an SM (0: no bound).
+template <int Block, int MinBlocks>
+__global__ void __launch_bounds__(Block, MinBlocks)
     backward_shared_pull(pull_view v, const std::uint32_t* graphs, std::uint32_t num_graphs, std::uint32_t cap) {
   extern __shared__ double s_share[];
   for (std::uint32_t k = blockIdx.x; k < num_graphs; k += gridDim.x) {

@@ -13,9 +13,9 @@
 //   - far sums: pass k + 1 of a graph adds the shares of its stage k to the far sums of the
 //     positions of its stages after k + 1, in chunks of one slot of positions each, which any
 //     block may claim once the stage is published and the slot's pass k is done (a chunk holds
-//     the source shares in shared memory). A critical block waiting for its next stage's far sums
-//     claims chunks of the step before its stage; the far-sum blocks, and every critical block
-//     once its graph is solved, take the chunks step by step.
+//     the source shares in shared memory), in step order by one ticket. A critical block waiting
+//     for its next stage's far sums claims chunks up to the step before its stage; the far-sum
+//     blocks, and every critical block once its graph is solved, take the rest.
 // A stage waits only for the far sums of its own slots and for the reference graph (the one with the
 // most stages) to reach the stage's step first_step + k: the layout staggers the graphs' starts
 // to balance the far work per step. (Until the seventeenth session a grid barrier ended every
@@ -77,6 +77,7 @@ struct staged_view {
   const uint4* recent_slots;        // per pull node record
   const std::uint64_t* chunk_offsets;  // num_steps + 1: the chunks of step k
   const staged_chunk_ref* chunks;      // in step order (a graph's pass k at step first_step + k)
+  std::uint32_t num_chunks;
   std::uint32_t* slot_passes;          // per slot, the passes done on it; zero at launch
   std::uint32_t num_steps;
   std::uint32_t reference;    // the staged graph with the most stages (it starts at step 0); a
@@ -86,14 +87,18 @@ struct staged_view {
   std::uint64_t* cursor;      // N: per position, its first in-list entry not yet in its far sum
                               // and (high half) its in-list's end, from the graph's first entry
   staged_progress* progress;  // num_graphs records, zero at launch
-  std::uint32_t* counters;    // num_steps chunk tickets, then the count of cooperative blocks
-                              // started, then the count of far-sum blocks taking part (then the
-                              // slots' pass counts); zero at launch
+  std::uint32_t* counters;    // staged_counters words (the chunk ticket, the cooperative blocks
+                              // started, the far-sum blocks taking part), then the slots' pass
+                              // counts; zero at launch
   std::uint64_t* timeline;    // null, or staged_timeline_slots per critical block and step, then
                               // block 0's SM clock and global timer at its start and end,
                               // then every block's span (staged_block_span_slots)
   std::uint64_t* chunk_trace;  // null, or staged_chunk_trace_slots per chunk (with timeline)
 };
+
+/// staged_view::counters: the next chunk's ticket (every chunk, in step order), the count of
+/// cooperative blocks started and that of far-sum blocks taking part.
+inline constexpr std::uint32_t staged_ticket_counter = 0, staged_started_counter = 1, staged_far_counter = 2, staged_counters = 3;
 
 /// The bench's diagnostic timeline (the kernel's Timeline instance): per critical block and the
 /// step of each of its stages, SM clock stamps once the stage may start (its far sums complete),
@@ -263,14 +268,16 @@ __device__ __forceinline__ staged_shared carve_staged(unsigned char* base) {
 /// warp and the level helpers to address their arrays from. Through staged_shared's generic
 /// pointers, ptxas recomputed the base in every level (an S2R of the CTA's id and two dependent
 /// integer operations, ahead of the level's first loads); a value read back with a volatile load
-/// is one it cannot recompute.
+/// is one it cannot recompute. A word per warp, which its lane 0 writes: with one word for the
+/// block that every thread wrote, the same value, compute-sanitizer racecheck reported a benign
+/// race (twenty-second session).
 __device__ __forceinline__ std::uint32_t staged_base(const staged_shared& sm) {
-  __shared__ std::uint32_t published;  // every thread writes the same value
+  __shared__ std::uint32_t published[32];
+  const auto word = static_cast<std::uint32_t>(__cvta_generic_to_shared(published + threadIdx.x / 32));
   std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(sm.window));
-  asm volatile("st.shared.u32 [%1], %0;\n\tld.volatile.shared.u32 %0, [%1];"
-               : "+r"(base)
-               : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(&published)))
-               : "memory");
+  if (threadIdx.x % 32 == 0) asm volatile("st.shared.u32 [%0], %1;" : : "r"(word), "r"(base) : "memory");
+  __syncwarp();
+  asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(base) : "r"(word) : "memory");
   return base;
 }
 
@@ -666,6 +673,22 @@ __device__ void staged_critical(const staged_view& v, const staged_graph_ref& gr
 /// from L2 each time).
 __device__ __forceinline__ std::uint32_t load_volatile(const std::uint32_t* p) { return *reinterpret_cast<const volatile std::uint32_t*>(p); }
 
+/// Thread 0's claim of a chunk ticket: the next, or with Bounded the next below `limit` and `limit`
+/// once none is (never one past it, which the block would then have to run).
+template <bool Bounded>
+__device__ __forceinline__ std::uint32_t claim_ticket(std::uint32_t* ticket, std::uint32_t limit) {
+  if constexpr (!Bounded) {
+    return atomicAdd(ticket, 1u);
+  } else {
+    for (std::uint32_t seen = load_volatile(ticket); seen < limit;) {
+      const std::uint32_t was = atomicCAS(ticket, seen, seen + 1);
+      if (was == seen) return seen;
+      seen = was;
+    }
+    return limit;
+  }
+}
+
 /// The fence of both sides of a progress record, by thread 0: a publisher's after the block
 /// barrier that follows its threads' stores, before the record's update (release: cumulative over
 /// the barrier, as cooperative groups' grid sync relies on); a waiter's after the load that saw
@@ -673,8 +696,11 @@ __device__ __forceinline__ std::uint32_t load_volatile(const std::uint32_t* p) {
 /// both need (fence.acq_rel.gpu), not __threadfence's sequentially consistent fence.sc.gpu.
 __device__ __forceinline__ void progress_fence() { ::cuda::atomic_thread_fence(::cuda::memory_order_acq_rel, ::cuda::thread_scope_device); }
 
-/// Far-sum chunks of step k (k >= 1), taken by ticket until none is left or stop() (thread 0's
-/// call, before each further ticket). A chunk of pass p of its graph waits until it may run (the
+/// Far-sum chunks, taken by the one ticket in step order until none below `limit` is left or
+/// stop() (thread 0's call, before each further ticket); a block that is not Pipelined never
+/// takes one past `limit`. (Until the twenty-second session each step had a ticket of its own,
+/// and every far-sum block paid a claim that came back empty at the end of each step, with a
+/// barrier: one ticket took the Large category from 1.39 to 1.31 ms on the H100.) A chunk of pass p of its graph waits until it may run (the
 /// graph's stage p - 1 is published and pass p - 1 is done on the chunk's slot), then adds the shares of
 /// stage p - 1 (at most staged_max_stage_nodes, to shared memory); a thread per target position
 /// moves the position's cursor past its in-list entries of that stage (a sorted run, read
@@ -685,30 +711,30 @@ __device__ __forceinline__ void progress_fence() { ::cuda::atomic_thread_fence(:
 /// graph's record one after the other, took about 7 us a chunk). No block waits in a cycle: a
 /// chunk of step k waits only for a stage or a chunk of step k - 1, and a stage at step S starts
 /// once the chunks of its slots of steps up to S - 1 are done (taken by the far-sum blocks that
-/// take part, which take every chunk in step order, or else by its critical block itself). Only
+/// take part, which take every chunk in step order, or else by the critical blocks, a block at
+/// step S taking them in step order up to the last of step S - 1). Only
 /// the slots of its positions: the rest of a pass runs on while the stage does (a pass is needed
 /// whole only by the graph's last stage).
 template <int Block, bool Pipelined, bool Timeline, class Stop>
-__device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_source, staged_chunk_ref* s_chunk, std::uint32_t* s_index,
+__device__ void staged_helpers(const staged_view& v, std::uint32_t limit, double* s_source, staged_chunk_ref* s_chunk, std::uint32_t* s_index,
                                std::uint64_t who, Stop stop) {
   constexpr std::uint32_t align = twitter::detail::pull_align;
   constexpr std::uint32_t batch = staged_helper_units;
-  std::uint32_t* const ticket = v.counters + k;
-  const std::uint64_t c0 = v.chunk_offsets[k];
-  const auto total = static_cast<std::uint32_t>(v.chunk_offsets[k + 1] - c0);
+  std::uint32_t* const ticket = v.counters + staged_ticket_counter;
   // Thread 0: a ticket (none once stop()) and its chunk's record into the slot.
+  auto take = [&] { return stop() ? limit : claim_ticket<!Pipelined>(ticket, limit); };
   auto claim = [&](std::uint32_t slot) {
-    const std::uint32_t idx = stop() ? total : atomicAdd(ticket, 1u);
+    const std::uint32_t idx = take();
     s_index[slot] = idx;
-    if (idx < total) s_chunk[slot] = v.chunks[c0 + idx];
+    if (idx < limit) s_chunk[slot] = v.chunks[idx];
   };
   __syncthreads();  // every thread has left the previous call's loop (its last test reads s_index)
   if (threadIdx.x == 0) claim(0);
   __syncthreads();
   for (std::uint32_t slot = 0;; slot ^= 1u) {
-    if (s_index[slot] >= total) break;  // the same for every thread of the block
+    if (s_index[slot] >= limit) break;  // the same for every thread of the block
     const staged_chunk_ref chunk = s_chunk[slot];
-    std::uint64_t* const trace = Timeline ? v.chunk_trace + (c0 + s_index[slot]) * staged_chunk_trace_slots : nullptr;
+    std::uint64_t* const trace = Timeline ? v.chunk_trace + std::uint64_t{s_index[slot]} * staged_chunk_trace_slots : nullptr;
     if (threadIdx.x == 0) {
       if constexpr (Timeline) trace[0] = global_timer_ns();
       const std::uint32_t* const stages_solved = &v.progress[chunk.staged].stages_solved;
@@ -717,8 +743,8 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
       if constexpr (Timeline) trace[1] = global_timer_ns();
     }
     __syncthreads();
-    std::uint32_t next = total;
-    if (Pipelined && threadIdx.x == 0 && !stop()) next = atomicAdd(ticket, 1u);  // used only after this chunk's loads
+    std::uint32_t next = limit;
+    if (Pipelined && threadIdx.x == 0) next = take();  // used only after this chunk's loads
     const uint4* units = reinterpret_cast<const uint4*>(v.pull.sources + chunk.entry_base);
     const std::uint32_t p = chunk.first + threadIdx.x;
     const bool mine = p < chunk.last;
@@ -753,7 +779,7 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
     // The next chunk's record, read now and stored after the barrier, so the block does not wait
     // for the claim and the read.
     staged_chunk_ref upcoming{};
-    if (threadIdx.x == 0 && next < total) upcoming = v.chunks[c0 + next];
+    if (threadIdx.x == 0 && next < limit) upcoming = v.chunks[next];
     __syncthreads();  // the source shares are in shared memory
     if (threadIdx.x == 0) {
       s_index[slot ^ 1u] = next;
@@ -813,13 +839,13 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t k, double* s_
 /// v.num_graphs blocks, all co-resident (cudaLaunchCooperativeKernel), so a block may wait for
 /// another; with Timeline, it writes v.timeline. Block j solves staged graph j's stages in order
 /// and publishes each; before its stage at step S, unless a far-sum block takes part, it takes
-/// far-sum chunks of step S - 1 until its own far sums are complete. It then takes the chunks left,
-/// step by step. No grid barrier: a stage waits only for its own graph's far sums and for the
-/// reference graph to reach its step (the layout's balance of the far work between steps). No wait
-/// is circular: a chunk of step k waits only for a stage or chunks of step k - 1, and chunks are
-/// claimed in step order, by a far-sum block that takes part (it takes every chunk, step by step)
-/// or else by a block at step S taking those of step S - 1 itself, so the grid finishes whether or
-/// not a far-sum block takes part. (Waiting without taking chunks, once a far-sum block takes
+/// far-sum chunks, in step order up to the last of step S - 1, until its own far sums are
+/// complete. It then takes the chunks left. No grid barrier: a stage waits only for its own
+/// graph's far sums and for the reference graph to reach its step (the layout's balance of the far
+/// work between steps). No wait is circular: a chunk of step k waits only for a stage or a chunk
+/// of step k - 1, and chunks are claimed in step order by one ticket, by a far-sum block that
+/// takes part (it takes every chunk) or else by the critical blocks, a block at step S none past
+/// step S - 1, so the grid finishes whether or not a far-sum block takes part. (Waiting without taking chunks, once a far-sum block takes
 /// part: the largest RSG graph's waits for far sums 263 -> 213 us traced, as a chunk a block took
 /// was often still running when its far sums were complete.)
 template <int Block, int MinBlocks, bool Timeline>
@@ -835,7 +861,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
   }
   std::uint64_t* const span = Timeline ? block_span(v, blockIdx.x) : nullptr;
   stamp_block_span(span, false);
-  if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps, 1u);  // resident: a far-sum block may wait for this one
+  if (threadIdx.x == 0) atomicAdd(v.counters + staged_started_counter, 1u);  // resident: a far-sum block may wait for this one
   const std::uint32_t j = blockIdx.x;
   if (span != nullptr && threadIdx.x == 0) span[3] = j;
   const staged_graph_ref gr = staged_graph_at(v, j);
@@ -857,11 +883,11 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
       for (std::uint32_t i = 0; i < slots; ++i) least = min(least, load_volatile(gr.slot_passes + min(first + i, last)));
       return (load_volatile(&v.progress[v.reference].stages_solved) >= step) & (least + 1 >= s);
     };
-    // A far-sum block that takes part takes every chunk, step by step: the wait then ends without
+    // A far-sum block that takes part takes every chunk: the wait then ends without
     // this block's help, which would hold the stage until the chunk it took is done. Once one takes
     // part, none leaves: the count is not read again.
     if (help) {
-      if (threadIdx.x == 0) s_help = load_volatile(v.counters + v.num_steps + 1) == 0;
+      if (threadIdx.x == 0) s_help = load_volatile(v.counters + staged_far_counter) == 0;
       __syncthreads();
       help = s_help;
     }
@@ -875,7 +901,8 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     if constexpr (Timeline) stamp_ns(stamps, staged_staged_ns_slot);
     if (step >= 1 && help) {
       prefetch_stage(gr, s_bounds);  // staged after helping: its read-only data into L2 meanwhile
-      staged_helpers<Block, false, Timeline>(v, step - 1, sm.acc, s_chunk, s_index, blockIdx.x, ready);  // sm.acc is free between stages
+      // Chunks up to the last of step - 1 (sm.acc is free between stages).
+      staged_helpers<Block, false, Timeline>(v, static_cast<std::uint32_t>(v.chunk_offsets[step]), sm.acc, s_chunk, s_index, blockIdx.x, ready);
     }
     if (threadIdx.x == 0) {
       while (!ready_early && !ready()) {
@@ -895,9 +922,7 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
     stamp(stamps, 3);
     if constexpr (Timeline) stamp_ns(stamps, staged_published_ns_slot);
   }
-  for (std::uint32_t k = 1; k < v.num_steps; ++k) {
-    staged_helpers<Block, true, Timeline>(v, k, sm.acc, s_chunk, s_index, blockIdx.x, [] { return false; });  // sm.acc is free after the last stage
-  }
+  staged_helpers<Block, true, Timeline>(v, v.num_chunks, sm.acc, s_chunk, s_index, blockIdx.x, [] { return false; });  // sm.acc is free after the last stage
   stamp_block_span(span, true);
   if (Timeline && blockIdx.x == 0 && threadIdx.x == 0) {
     tail[2] = static_cast<std::uint64_t>(clock64());
@@ -907,14 +932,15 @@ __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view 
 
 /// Far sums beside the cooperative kernel (launched after it, on another stream): small blocks,
 /// 8 KB of shared memory for a chunk's source shares against the critical blocks' 92.5 KB, which
-/// take chunks step by step like the critical blocks after their stages (two per SM brought the
+/// take chunks like the critical blocks after their stages (two per SM brought the
 /// Large category from 2.03 to 1.75 ms on the H100, seventeenth session: the critical blocks had
 /// waited ~0.5 ms in all for far sums). A chunk may wait for a stage, so a block takes part only
 /// once every cooperative block is resident (they stay until done); one that finds them not all
 /// started within staged_far_start_ns leaves, so it never holds an SM the grid still needs.
+/// Registers bounded for MinBlocks blocks an SM (twitter_backward.cu says why).
 inline constexpr std::uint64_t staged_far_start_ns = 20000;
-template <int Block, bool Timeline>
-__global__ void __launch_bounds__(Block) backward_staged_far(staged_view v) {
+template <int Block, int MinBlocks, bool Timeline>
+__global__ void __launch_bounds__(Block, MinBlocks) backward_staged_far(staged_view v) {
   __shared__ double s_source[twitter::detail::staged_max_stage_nodes];
   __shared__ staged_chunk_ref s_chunk[2];
   __shared__ std::uint32_t s_index[2];
@@ -924,16 +950,14 @@ __global__ void __launch_bounds__(Block) backward_staged_far(staged_view v) {
   if (threadIdx.x == 0) {
     const std::uint64_t deadline = global_timer_ns() + staged_far_start_ns;
     bool go = false;
-    while (!(go = load_volatile(v.counters + v.num_steps) >= v.num_graphs) && global_timer_ns() < deadline) __nanosleep(256);
+    while (!(go = load_volatile(v.counters + staged_started_counter) >= v.num_graphs) && global_timer_ns() < deadline) __nanosleep(256);
     s_go = go;
     if (span != nullptr) span[3] = go ? 1 : 0;
   }
   __syncthreads();
   if (s_go) {
-    if (threadIdx.x == 0) atomicAdd(v.counters + v.num_steps + 1, 1u);
-    for (std::uint32_t k = 1; k < v.num_steps; ++k) {
-      staged_helpers<Block, true, Timeline>(v, k, s_source, s_chunk, s_index, blockIdx.x | staged_trace_far_block, [] { return false; });
-    }
+    if (threadIdx.x == 0) atomicAdd(v.counters + staged_far_counter, 1u);
+    staged_helpers<Block, true, Timeline>(v, v.num_chunks, s_source, s_chunk, s_index, blockIdx.x | staged_trace_far_block, [] { return false; });
   }
   stamp_block_span(span, true);
 }
