@@ -696,25 +696,25 @@ __device__ __forceinline__ std::uint32_t claim_ticket(std::uint32_t* ticket, std
 /// both need (fence.acq_rel.gpu), not __threadfence's sequentially consistent fence.sc.gpu.
 __device__ __forceinline__ void progress_fence() { ::cuda::atomic_thread_fence(::cuda::memory_order_acq_rel, ::cuda::thread_scope_device); }
 
-/// Far-sum chunks, taken by the one ticket in step order until none below `limit` is left or
-/// stop() (thread 0's call, before each further ticket); a block that is not Pipelined never
-/// takes one past `limit`. (Until the twenty-second session each step had a ticket of its own,
-/// and every far-sum block paid a claim that came back empty at the end of each step, with a
-/// barrier: one ticket took the Large category from 1.39 to 1.31 ms on the H100.) A chunk of pass p of its graph waits until it may run (the
-/// graph's stage p - 1 is published and pass p - 1 is done on the chunk's slot), then adds the shares of
-/// stage p - 1 (at most staged_max_stage_nodes, to shared memory); a thread per target position
-/// moves the position's cursor past its in-list entries of that stage (a sorted run, read
-/// staged_helper_units 16-byte units at a time) and adds their shares, in list order, to the
-/// position's far sum; the block then sets the slot's pass count. A chunk is two dependent trips to
-/// memory: its cursors, far sums and source shares, then the first units; the next ticket is
-/// taken and its record read meanwhile (the first version, which claimed, read the record and the
-/// graph's record one after the other, took about 7 us a chunk). No block waits in a cycle: a
-/// chunk of step k waits only for a stage or a chunk of step k - 1, and a stage at step S starts
-/// once the chunks of its slots of steps up to S - 1 are done (taken by the far-sum blocks that
-/// take part, which take every chunk in step order, or else by the critical blocks, a block at
-/// step S taking them in step order up to the last of step S - 1). Only
-/// the slots of its positions: the rest of a pass runs on while the stage does (a pass is needed
-/// whole only by the graph's last stage).
+/// Far-sum chunks, taken by the one ticket in step order until none below `limit` is left or stop()
+/// (thread 0's call, before each further ticket); a block that is not Pipelined never takes one
+/// past `limit`. (Until the twenty-second session each step had a ticket of its own, and every
+/// far-sum block paid a claim that came back empty at the end of each step, with a barrier: one
+/// ticket took the Large category from 1.39 to 1.31 ms on the H100.) A chunk of pass p of its graph
+/// waits until it may run (the graph's stage p - 1 is published and pass p - 1 is done on the
+/// chunk's slot), then adds the shares of stage p - 1 (at most staged_max_stage_nodes, to shared
+/// memory); a thread per target position moves the position's cursor past its in-list entries of
+/// that stage (a sorted run, read staged_helper_units 16-byte units at a time) and adds their
+/// shares, in list order, to the position's far sum; the block then sets the slot's pass count. A
+/// chunk is two dependent trips to memory: its cursors, far sums and source shares, then the first
+/// units; the next ticket is taken and its record read meanwhile (the first version, which claimed,
+/// read the record and the graph's record one after the other, took about 7 us a chunk). No block
+/// waits in a cycle: a chunk of step k waits only for a stage or a chunk of step k - 1, and a stage
+/// at step S starts once the chunks of its slots of steps up to S - 1 are done (taken by the
+/// far-sum blocks that take part, which take every chunk in step order, or else by the critical
+/// blocks, a block at step S taking them in step order up to the last of step S - 1). Only the
+/// slots of its positions: the rest of a pass runs on while the stage does (a pass is needed whole
+/// only by the graph's last stage).
 template <int Block, bool Pipelined, bool Timeline, class Stop>
 __device__ void staged_helpers(const staged_view& v, std::uint32_t limit, double* s_source, staged_chunk_ref* s_chunk, std::uint32_t* s_index,
                                std::uint64_t who, Stop stop) {
@@ -839,15 +839,15 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t limit, double
 /// v.num_graphs blocks, all co-resident (cudaLaunchCooperativeKernel), so a block may wait for
 /// another; with Timeline, it writes v.timeline. Block j solves staged graph j's stages in order
 /// and publishes each; before its stage at step S, unless a far-sum block takes part, it takes
-/// far-sum chunks, in step order up to the last of step S - 1, until its own far sums are
-/// complete. It then takes the chunks left. No grid barrier: a stage waits only for its own
-/// graph's far sums and for the reference graph to reach its step (the layout's balance of the far
-/// work between steps). No wait is circular: a chunk of step k waits only for a stage or a chunk
-/// of step k - 1, and chunks are claimed in step order by one ticket, by a far-sum block that
-/// takes part (it takes every chunk) or else by the critical blocks, a block at step S none past
-/// step S - 1, so the grid finishes whether or not a far-sum block takes part. (Waiting without taking chunks, once a far-sum block takes
-/// part: the largest RSG graph's waits for far sums 263 -> 213 us traced, as a chunk a block took
-/// was often still running when its far sums were complete.)
+/// far-sum chunks, in step order up to the last of step S - 1, until its own far sums are complete.
+/// It then takes the chunks left. No grid barrier: a stage waits only for its own graph's far sums
+/// and for the reference graph to reach its step (the layout's balance of the far work between
+/// steps). No wait is circular: a chunk of step k waits only for a stage or a chunk of step k - 1,
+/// and chunks are claimed in step order by one ticket, by a far-sum block that takes part (it takes
+/// every chunk) or else by the critical blocks, a block at step S none past step S - 1, so the grid
+/// finishes whether or not a far-sum block takes part. (Waiting without taking chunks, once a
+/// far-sum block takes part: the largest RSG graph's waits for far sums 263 -> 213 us traced, as a
+/// chunk a block took was often still running when its far sums were complete.)
 template <int Block, int MinBlocks, bool Timeline>
 __global__ void __launch_bounds__(Block, MinBlocks) backward_staged(staged_view v) {
   extern __shared__ __align__(16) unsigned char staged_dynamic[];
