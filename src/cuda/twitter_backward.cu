@@ -93,6 +93,14 @@ constexpr int staged_far_blocks_per_sm = 2;
 constexpr int pull_medium_min_blocks = 32;
 constexpr int staged_far_min_blocks = 5;
 
+/// Loads the kernels now (a query of their attributes does), not at their first launch: CUDA 12
+/// loads kernels lazily, and a first launch behind the cooperative grid's came too late (below).
+template <class... Kernels>
+void load_kernels(Kernels... kernels) {
+  cudaFuncAttributes attributes{};
+  for (const void* f : {reinterpret_cast<const void*>(kernels)...}) WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, f));
+}
+
 }  // namespace
 
 struct twitter_backward_session::impl {
@@ -261,12 +269,9 @@ struct twitter_backward_session::impl {
     // that launch comes after the cooperative grid's, and a session's first run, all that a
     // one-shot `wildfire twitter-influence` runs, took 1.83-2.52 ms on the H100 against 1.64-1.66
     // ms with them loaded here (later runs 1.52-1.53 ms; twenty-first session).
-    for (auto f : {k::backward_shared_pull<pull_small_block, 0>, k::backward_shared_pull<pull_medium_block, pull_medium_min_blocks>,
-                   k::backward_pipelined_pull<pull_large_block, 2, pull_prefetch_units>,
-                   k::backward_pipelined_pull<pull_huge_block, 1, pull_prefetch_units>}) {
-      cudaFuncAttributes attributes{};
-      WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, f));
-    }
+    load_kernels(k::backward_shared_pull<pull_small_block, 0>, k::backward_shared_pull<pull_medium_block, pull_medium_min_blocks>,
+                 k::backward_pipelined_pull<pull_large_block, 2, pull_prefetch_units>,
+                 k::backward_pipelined_pull<pull_huge_block, 1, pull_prefetch_units>);
     prepare_staged(g, layout, host[3], host[4]);
     pull_prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -291,10 +296,8 @@ struct twitter_backward_session::impl {
     // Both far-sum kernels are loaded now: with lazy module loading (CUDA 12's default) the first
     // launch of one loads it after the grid has started, too late to take part (the traced run's
     // far-sum blocks took no chunk, and the critical blocks took them all).
-    for (auto f : {k::backward_staged_far<staged_far_block, staged_far_min_blocks, false>, k::backward_staged_far<staged_far_block, staged_far_min_blocks, true>}) {
-      cudaFuncAttributes attributes{};
-      WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, f));
-    }
+    load_kernels(k::backward_staged_far<staged_far_block, staged_far_min_blocks, false>,
+                 k::backward_staged_far<staged_far_block, staged_far_min_blocks, true>);
     // At most staged_blocks_per_sm critical blocks an SM (the cooperative grid's co-residency).
     const unsigned max_staged = cooperative ? static_cast<unsigned>(std::max(0, std::min(per_sm, staged_blocks_per_sm) * sms)) : 0u;
     std::vector<std::uint32_t> candidates(large_one);
