@@ -575,7 +575,12 @@ int main(int argc, char** argv) {
             print_staged_timeline("all Large graphs", traced);
             print_chunk_trace("all Large graphs", traced);
             print_block_spans("all Large graphs", traced);
-            print_block_spans("every category", session.profile_staged(cuda::twitter_backward_session::all_categories));
+            const auto every = session.profile_staged(cuda::twitter_backward_session::all_categories);
+            print_block_spans("every category", every);
+            fmt::print("kernel ends (every category, traced run {:.3f} ms): cooperative grid {:.3f} ms, far sums {:.3f} ms, "
+                       "Large at two blocks an SM {:.3f} ms, Medium {:.3f} ms, Small {:.3f} ms\n\n",
+                       every.seconds * 1e3, every.grid_end * 1e3, every.far_end * 1e3, every.large_two_end * 1e3,
+                       every.medium_end * 1e3, every.small_end * 1e3);
             if (alone_session) print_staged_timeline("largest graph alone", alone_session->profile_staged());
           }
           if (largest_levels > 0) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 #include <vector>
 
 #include "cuda/cuda_check.hpp"
@@ -55,15 +56,17 @@ constexpr int large_unroll = 4;
 constexpr int small_block = 32;
 constexpr int chunk_nodes = 1024;
 constexpr int chunk_block = 1024;
-// shared-pull: a warp per Small graph, 2 warps per Medium graph (an RSG Medium level has a few
-// nodes, so 8 warps left most threads idle at every barrier; with 2, four times as many graphs
-// are in flight: Medium alone 0.72 -> 0.24 ms on the H100, seventeenth session); Large graphs
+// shared-pull: a warp per Small and per Medium graph (an RSG Medium level has a few nodes, so 8
+// warps left most threads idle at every barrier; with 2, four times as many graphs were in
+// flight: Medium alone 0.72 -> 0.24 ms on the H100, seventeenth session; with 1, at the same
+// registers a graph, fewer idle threads issue beside the staged grid: Medium alone 0.219-0.220 ->
+// 0.211-0.214 ms, whole phase 1.443-1.449 -> 1.431-1.434 ms, twenty-third session); Large graphs
 // take the pipelined kernel with 8 warps per graph whose shares fit half the shared memory (two
 // blocks per SM) and 16 warps per larger graph (one per SM). Each Large thread keeps two levels
 // of K = 8 in-list units (128 B) in registers: 2 x 256 and 1 x 512 threads per SM leave 128
 // registers a thread.
 constexpr int pull_small_block = 32;
-constexpr int pull_medium_block = 64;
+constexpr int pull_medium_block = 32;
 constexpr int pull_large_block = 256;
 constexpr int pull_huge_block = 512;
 constexpr int pull_prefetch_units = 8;
@@ -86,10 +89,11 @@ constexpr int staged_far_blocks_per_sm = 2;
 // ~2K were left, no Medium block at 48; beside two far-sum blocks, five (an SM with two critical
 // blocks has shared memory for three, whatever the registers). So beside the Large graphs the
 // Medium kernel ran at about a seventh of its speed alone and ended ~0.17 ms after them. Bounding
-// the Medium kernel to 32 registers (for 32 blocks an SM; 20 bytes spilled) and the far-sum kernel
-// to 48 (for 5; 18 bytes spilled) leaves room for four to ten Medium blocks there: whole phase
-// 1.50 -> 1.44 ms on the H100, the Large category unchanged; the far-sum kernel at 40 (82 bytes
-// spilled) made the Large category 1.33 -> 1.64 ms (twenty-second session).
+// the Medium kernel to 32 registers (then 64 threads a graph, for 32 blocks an SM; 20 bytes
+// spilled; now a warp a graph at 62 registers, the same 2K a graph) and the far-sum kernel to 48
+// (for 5; 18 bytes spilled) leaves room for four to ten Medium graphs there: whole phase 1.50 ->
+// 1.44 ms on the H100, the Large category unchanged; the far-sum kernel at 40 (82 bytes spilled)
+// made the Large category 1.33 -> 1.64 ms (twenty-second session).
 constexpr int pull_medium_min_blocks = 32;
 constexpr int staged_far_min_blocks = 5;
 
@@ -121,6 +125,9 @@ struct twitter_backward_session::impl {
   static constexpr int num_streams = 4;
   cudaStream_t streams[num_streams] = {nullptr, nullptr, nullptr, nullptr};
   cudaEvent_t start = nullptr, stop = nullptr, joined[num_streams] = {nullptr, nullptr, nullptr, nullptr};
+  // Where each kernel group ends, recorded in profile_staged's runs only (staged_timeline's *_end).
+  enum group_end { grid_end, far_end, large_two_end, medium_end, small_end, group_ends };
+  cudaEvent_t ends[group_ends] = {nullptr, nullptr, nullptr, nullptr, nullptr};
   int max_shared_optin = 48 * 1024;
   // shared-pull: the level-ordered layout, per-class graph lists (largest first) and their
   // largest n, the graphs the layout leaves to the queue kernel, per category.
@@ -168,6 +175,9 @@ struct twitter_backward_session::impl {
       if (s) cudaStreamDestroy(s);
     }
     for (auto e : {start, stop, joined[0], joined[1], joined[2], joined[3]}) {
+      if (e) cudaEventDestroy(e);
+    }
+    for (auto e : ends) {
       if (e) cudaEventDestroy(e);
     }
   }
@@ -259,9 +269,17 @@ struct twitter_backward_session::impl {
       const twitter::detail::pull_graph& r = layout.graphs[t];
       return layout.levels[r.level_base + r.num_levels].first_entry;
     };
+    // The longest sweeps first (blocks start in index order): the most entries, or for the Medium
+    // graphs, whose sweeps are chains of a few nodes a level, the most levels (whole phase 1.431-1.434
+    // -> 1.420-1.421 ms on the H100 beside the staged grid, twenty-third session).
+    auto levels = [&](std::uint32_t t) { return layout.graphs[t].num_levels; };
     for (int k = 0; k < pull_classes; ++k) {
-      // Largest first: blocks start in index order, so the longest sweeps start earliest.
-      std::stable_sort(host[k].begin(), host[k].end(), [&](auto a, auto b) { return entries(a) > entries(b); });
+      if (k == static_cast<int>(twitter::graph_category::medium)) {
+        std::stable_sort(host[k].begin(), host[k].end(),
+                         [&](auto a, auto b) { return std::pair(levels(a), entries(a)) > std::pair(levels(b), entries(b)); });
+      } else {
+        std::stable_sort(host[k].begin(), host[k].end(), [&](auto a, auto b) { return entries(a) > entries(b); });
+      }
       pull_lists[k].upload(host[k]);
     }
     for (int c = 0; c < 4; ++c) pull_fallback[c].upload(fallback[c]);
@@ -503,6 +521,7 @@ twitter_backward_session::twitter_backward_session(const twitter::spreading_grap
   WF_CUDA_CHECK(cudaEventCreate(&d.start));
   WF_CUDA_CHECK(cudaEventCreate(&d.stop));
   for (auto& e : d.joined) WF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  for (auto& e : d.ends) WF_CUDA_CHECK(cudaEventCreate(&e));
 
   d.graph_offsets.upload(g.graph_offsets);
   d.rows.upload(g.row_offsets);
@@ -569,14 +588,23 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
     // path. staged: the cooperative grid takes the staged graphs, the pipelined kernel the rest.
     auto large = [&](int k) -> const device_array<std::uint32_t>& { return staged ? d.staged_rest[k] : d.pull_lists[k]; };
     auto large_n = [&](int k) { return staged ? d.staged_rest_max_n[k] : d.pull_max_n[k]; };
+    const bool traced = d.staged_timeline != nullptr;
+    auto end_of = [&](impl::group_end e, cudaStream_t s) {
+      if (traced) WF_CUDA_CHECK(cudaEventRecord(d.ends[e], s));
+    };
     if (staged && chosen(3)) d.launch_staged(d.streams[0], d.streams[3]);
+    end_of(impl::far_end, d.streams[3]);
     d.launch_pipelined<pull_huge_block, 1>(part(large(4), 3), large_n(4), d.streams[0]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[3], 3), d.pull_fallback_max_n[3], d.streams[0], true);
+    end_of(impl::grid_end, d.streams[0]);
     d.launch_pipelined<pull_large_block, 2>(part(large(3), 3), large_n(3), d.streams[1]);
     d.launch(gpu_variant::queue, part(d.pull_fallback[2], 2), d.pull_fallback_max_n[2], d.streams[1], false);
+    end_of(impl::large_two_end, d.streams[1]);
     d.launch_pull<pull_medium_block, pull_medium_min_blocks>(part(d.pull_lists[2], 2), d.pull_max_n[2], d.streams[2]);
+    end_of(impl::medium_end, d.streams[2]);
     d.launch_pull<pull_small_block, 0>(part(d.pull_lists[1], 1), d.pull_max_n[1], d.streams[2]);
     d.launch_pull<pull_small_block, 0>(part(d.pull_lists[0], 0), d.pull_max_n[0], d.streams[2]);
+    end_of(impl::small_end, d.streams[2]);
     // Left out of the layout only with out-degrees past 16 bits (repeated edges): not in valid sets.
     d.launch(gpu_variant::queue, part(d.pull_fallback[1], 1), d.pull_fallback_max_n[1], d.streams[2], false);
     d.launch(gpu_variant::queue, part(d.pull_fallback[0], 0), d.pull_fallback_max_n[0], d.streams[2], false);
@@ -671,6 +699,16 @@ twitter_backward_session::staged_timeline twitter_backward_session::profile_stag
     throw;
   }
   d.staged_timeline = d.staged_chunk_trace = nullptr;
+  const auto since_start = [&](impl::group_end e) {
+    float ms = 0.0f;
+    WF_CUDA_CHECK(cudaEventElapsedTime(&ms, d.start, d.ends[e]));
+    return ms / 1000.0;
+  };
+  t.grid_end = since_start(impl::grid_end);
+  t.far_end = since_start(impl::far_end);
+  t.large_two_end = since_start(impl::large_two_end);
+  t.medium_end = since_start(impl::medium_end);
+  t.small_end = since_start(impl::small_end);
   t.records.resize(slots + span_slots);
   WF_CUDA_CHECK(cudaMemcpy(t.records.data(), records.ptr, (slots + span_slots) * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
   const std::uint64_t* tail = t.records.data() + slots - 4;

@@ -86,6 +86,10 @@ class twitter_backward_session {
     std::vector<block_span> critical_spans;  // by staged graph (the block that solved it)
     std::vector<block_span> far_spans;
     double seconds = 0.0;
+    /// Seconds from the run's start to the end of each kernel group (CUDA events): the cooperative
+    /// grid with the Large graphs left to the pipelined kernel, the far-sum kernel, the Large
+    /// graphs of two blocks per SM, the Medium kernel, and the Small kernels (after it on its stream).
+    double grid_end = 0.0, far_end = 0.0, large_two_end = 0.0, medium_end = 0.0, small_end = 0.0;
   };
   static constexpr unsigned large_category = 0x8u;
   staged_timeline profile_staged(unsigned categories = large_category);
