@@ -155,6 +155,7 @@ struct twitter_backward_session::impl {
   device_array<std::uint32_t> staged_sync;
   std::uint32_t staged_reference = 0;
   unsigned staged_far_grid = 0;
+  bool staged_far_kernel = true;  // false: the critical blocks take every far-sum chunk (tests)
   device_array<double> staged_far, staged_base;
   device_array<std::uint64_t> staged_cursor;
   device_array<std::uint32_t> staged_rest[pull_classes];
@@ -419,9 +420,10 @@ struct twitter_backward_session::impl {
     const void* kernel = staged_timeline ? reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, true>)
                                          : reinterpret_cast<const void*>(k::backward_staged<staged_block, staged_register_blocks, false>);
     WF_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(view.num_graphs), dim3(staged_block), args, k::staged_shared_bytes, s));
-    if (staged_timeline) {
+    // Without the far-sum kernel (tests) every critical block helps until its far sums are complete.
+    if (staged_far_kernel && staged_timeline) {
       k::backward_staged_far<staged_far_block, staged_far_min_blocks, true><<<staged_far_grid, staged_far_block, 0, far>>>(view);
-    } else {
+    } else if (staged_far_kernel) {
       k::backward_staged_far<staged_far_block, staged_far_min_blocks, false><<<staged_far_grid, staged_far_block, 0, far>>>(view);
     }
     WF_CUDA_CHECK(cudaGetLastError());
@@ -668,6 +670,7 @@ std::uint32_t twitter_backward_session::shared_pull_max_levels() const noexcept 
 std::uint64_t twitter_backward_session::staged_bytes() const noexcept { return impl_->pull_bytes + impl_->staged_bytes; }
 std::uint64_t twitter_backward_session::staged_graph_count() const noexcept { return impl_->staged_graphs.size; }
 std::uint32_t twitter_backward_session::staged_steps() const noexcept { return impl_->staged_steps; }
+void twitter_backward_session::use_far_sum_kernel(bool on) noexcept { impl_->staged_far_kernel = on; }
 
 static_assert(twitter_backward_session::staged_timeline::slots == k::staged_timeline_slots);
 static_assert(twitter_backward_session::large_category == 1u << static_cast<int>(twitter::graph_category::large));

@@ -50,6 +50,10 @@ class twitter_backward_session {
   std::uint64_t staged_bytes() const noexcept;
   std::uint64_t staged_graph_count() const noexcept;
   std::uint32_t staged_steps() const noexcept;
+  /// staged: whether the far-sum kernel runs beside the cooperative grid (the default). Without
+  /// it no far-sum block takes part, and the critical blocks take every far-sum chunk themselves,
+  /// as they do before the far-sum blocks start: the path tests force with false.
+  void use_far_sum_kernel(bool on) noexcept;
 
   /// staged diagnostics for the bench: one run of the Large graphs (or of `categories`, a mask of
   /// graph_category bits, beside them) with SM clock stamps per

@@ -311,6 +311,34 @@ TEST(TwitterGpu, StagedWithMoreLargeGraphsThanCriticalBlocks) {
   expect_shared_pull_equals_cpu(g, "staged, more graphs than blocks", gpu_variant::staged);
 }
 
+TEST(TwitterGpu, StagedWithoutFarSumBlocksEqualsWithThemBitForBit) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU";
+  // Without the far-sum kernel the critical blocks take every far-sum chunk themselves (a block
+  // at step S none past step S - 1), the path a run otherwise takes only until the far-sum blocks
+  // start. Every pass of a position is still added in the same order, so the sums are the same
+  // to the bit; the traced run shows that critical blocks ran every chunk.
+  rsg_params p;
+  p.seed = 31;
+  p.batches = {{12, 2000, 6000, 4.0}, {40, 33, 1000, 5.0}, {40, 2, 32, 10.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  cuda::twitter_backward_session session(g);
+  ASSERT_GE(session.staged_graph_count(), 12u);
+  EXPECT_GT(session.staged_steps(), 5u);
+  session.run(gpu_variant::staged);
+  const std::vector<double> with_far_blocks = session.result().influence;
+  EXPECT_EQ(mismatches(backward_sequential(g), session.result(), "staged"), 0u);
+  session.use_far_sum_kernel(false);
+  const auto traced = session.profile_staged(cuda::twitter_backward_session::all_categories);
+  ASSERT_FALSE(traced.chunks.empty());
+  for (const auto& chunk : traced.chunks) {
+    ASSERT_GT(chunk.done_ns, 0u) << "a chunk of staged graph " << chunk.staged << " never ran";
+    ASSERT_FALSE(chunk.far_block);
+  }
+  EXPECT_EQ(session.result().influence, with_far_blocks);
+  session.run(gpu_variant::staged);
+  EXPECT_EQ(session.result().influence, with_far_blocks);
+}
+
 TEST(TwitterGpu, StagedRunsOfHalfTheThesisSetRepeatBitForBit) {
   if (!gpu_available()) GTEST_SKIP() << "no GPU";
   // The thesis's RSG set at half scale (~85 staged graphs, far more far-sum chunks per step than
