@@ -157,11 +157,13 @@ struct twitter_backward_session::impl {
   unsigned staged_far_grid = 0;
   bool staged_far_kernel = true;  // false: the critical blocks take every far-sum chunk (tests)
   device_array<double> staged_far, staged_base;
-  device_array<std::uint64_t> staged_cursor;
+  device_array<std::uint16_t> staged_far_entries;
+  device_array<std::uint32_t> staged_far_runs;
   device_array<std::uint32_t> staged_rest[pull_classes];
   std::uint32_t staged_rest_max_n[pull_classes] = {0, 0, 0, 0, 0};
   std::uint32_t staged_steps = 0;
-  std::uint64_t staged_bytes = 0;
+  std::uint64_t staged_bytes = 0;       // moved beyond the pull layout's
+  std::uint64_t staged_list_bytes = 0;  // of the pull layout's, the staged graphs' in-lists (not read)
   std::uint64_t* staged_timeline = nullptr;  // set by profile_staged for one run
   std::uint64_t* staged_chunk_trace = nullptr;  // with it
   twitter::detail::staged_start staged_starts = twitter::detail::staged_start::balanced;
@@ -337,6 +339,8 @@ struct twitter_backward_session::impl {
     staged_stages.upload(staged.stages);
     staged_near_start.upload(staged.near_start);
     staged_near_slots.upload(staged.near_slots);
+    staged_far_entries.upload(staged.far_entries);
+    staged_far_runs.upload(staged.far_runs);
     staged_older_near.upload(staged.older_near);
     staged_recent_slots.upload(staged.recent_slots);
     // The chunks in the layout's step order, each with what its block needs of its graph.
@@ -352,7 +356,7 @@ struct twitter_backward_session::impl {
     for (const auto& c : staged.chunks) {
       const auto& record = staged.graphs[c.staged];
       const std::uint32_t t = record.graph;
-      chunks.push_back({g.graph_offsets[t], layout.graphs[t].entry_base, t, record.slot_base + c.first / twitter::detail::staged_chunk_nodes,
+      chunks.push_back({g.graph_offsets[t], c.run_base, record.slot_base + c.first / twitter::detail::staged_chunk_nodes,
                         static_cast<std::uint16_t>(c.pass), static_cast<std::uint16_t>(c.staged), static_cast<std::uint16_t>(c.first),
                         static_cast<std::uint16_t>(c.last), c.source_first, c.source_end});
     }
@@ -362,7 +366,6 @@ struct twitter_backward_session::impl {
     staged_sync.allocate(num_staged + k::staged_counters + staged.num_slots);
     staged_far_grid = static_cast<unsigned>(staged_far_blocks_per_sm * sms);
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
-    staged_cursor.allocate(staged.graphs.empty() ? 0 : num_nodes);
     // The staged positions' base values in position order (the pull kernels read them by local
     // id), so that a stage's node records and base values come in one trip.
     std::vector<double> position_base(staged.graphs.empty() ? 0 : num_nodes, 0.0);
@@ -375,18 +378,25 @@ struct twitter_backward_session::impl {
     }
     staged_base.upload(position_base);
     staged_steps = staged.num_steps;
-    // Bytes moved beyond the pull layout's: near slots (2 B, padding included), their starts,
-    // older run lengths and recent slots (4 + 2 + 16 B per position), stage records, chunks with
-    // their source shares (8 B each), and per chunk visit of a position its cursor and far sum
-    // read and written (32 B).
-    std::uint64_t positions = 0, visits = 0, sources = 0;
-    for (const auto& record : staged.graphs) positions += g.graph_size(record.graph);
+    // Bytes moved against the pull layout's: the staged graphs' in-lists are not read (2 B an
+    // entry less), their near slots and far runs are (2 B, padding included), and the near
+    // slots' starts, older run lengths and recent slots (4 + 2 + 16 B per position), stage
+    // records, chunks with their source shares (8 B each) and run records (4 B), and per chunk
+    // visit of a position its far sum read and written (16 B).
+    std::uint64_t positions = 0, list_entries = 0, visits = 0, sources = 0;
+    for (const auto& record : staged.graphs) {
+      positions += g.graph_size(record.graph);
+      const twitter::detail::pull_node* nodes = layout.nodes.data() + layout.node_index(g, record.graph);
+      list_entries += nodes[g.graph_size(record.graph)].in_begin - nodes[0].in_begin;
+    }
     for (const auto& chunk : staged.chunks) {
       visits += chunk.last - chunk.first;
       sources += static_cast<std::uint64_t>(chunk.source_end - chunk.source_first);
     }
-    staged_bytes = 2 * staged.near_slots.size() + (4 + 2 + 16) * positions + sizeof(twitter::detail::staged_stage) * staged.stages.size() +
-                   sizeof(k::staged_chunk_ref) * staged.chunks.size() + 8 * sources + 32 * visits;
+    staged_bytes = 2 * (staged.near_slots.size() + staged.far_entries.size()) + (4 + 2 + 16) * positions +
+                   sizeof(twitter::detail::staged_stage) * staged.stages.size() + sizeof(k::staged_chunk_ref) * staged.chunks.size() +
+                   8 * sources + 4 * staged.far_runs.size() + 16 * visits;
+    staged_list_bytes = 2 * list_entries;
   }
 
   std::uint32_t* staged_counters() const { return staged_sync.ptr + staged_graphs.size; }
@@ -411,7 +421,8 @@ struct twitter_backward_session::impl {
                         staged_reference,
                         staged_base.ptr,
                         staged_far.ptr,
-                        staged_cursor.ptr,
+                        reinterpret_cast<const uint4*>(staged_far_entries.ptr),
+                        staged_far_runs.ptr,
                         reinterpret_cast<k::staged_progress*>(staged_sync.ptr),
                         staged_counters(),
                         staged_timeline,
@@ -640,7 +651,7 @@ double twitter_backward_session::run(gpu_variant variant, unsigned categories) {
   if (error & 2u) throw input_error("spreading graphs", 0, "an edge target lies outside its graph");
   if (error & 1u) throw cuda_error("twitter backward: queue overflow (a node was enqueued twice); this is a bug");
   if (error & k::pull_error_bit) throw cuda_error("twitter backward: a pull in-list names a position not yet final; this is a bug");
-  if (error & k::staged_error_bit) throw cuda_error("twitter backward: the staged layout is inconsistent (a near run outside its stage or slot outside its window, a far cursor behind its stage or a stage past its limits); this is a bug");
+  if (error & k::staged_error_bit) throw cuda_error("twitter backward: the staged layout is inconsistent (a near run outside its stage or slot outside its window, a far entry outside its source stage or a stage past its limits); this is a bug");
   return ms / 1000.0;
 }
 
@@ -667,7 +678,7 @@ std::uint64_t twitter_backward_session::resident_bytes() const noexcept {
 std::uint64_t twitter_backward_session::shared_pull_bytes() const noexcept { return impl_->pull_bytes; }
 double twitter_backward_session::shared_pull_prepare_seconds() const noexcept { return impl_->pull_prepare_seconds; }
 std::uint32_t twitter_backward_session::shared_pull_max_levels() const noexcept { return impl_->pull_max_levels; }
-std::uint64_t twitter_backward_session::staged_bytes() const noexcept { return impl_->pull_bytes + impl_->staged_bytes; }
+std::uint64_t twitter_backward_session::staged_bytes() const noexcept { return impl_->pull_bytes - impl_->staged_list_bytes + impl_->staged_bytes; }
 std::uint64_t twitter_backward_session::staged_graph_count() const noexcept { return impl_->staged_graphs.size; }
 std::uint32_t twitter_backward_session::staged_steps() const noexcept { return impl_->staged_steps; }
 void twitter_backward_session::use_far_sum_kernel(bool on) noexcept { impl_->staged_far_kernel = on; }

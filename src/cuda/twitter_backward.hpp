@@ -44,8 +44,9 @@ class twitter_backward_session {
   std::uint64_t shared_pull_bytes() const noexcept;
   double shared_pull_prepare_seconds() const noexcept;
   std::uint32_t shared_pull_max_levels() const noexcept;
-  /// staged: the bytes its sweep moves at least (the pull layout's plus near lists, their starts,
-  /// stage records, chunks and the far sums written and read), how many Large graphs the
+  /// staged: the bytes its sweep moves at least (the pull layout's, the staged graphs' in-lists
+  /// replaced by their near slots and far runs, plus the near slots' starts, stage records,
+  /// chunks and the far sums written and read), how many Large graphs the
   /// cooperative grid sweeps and its steps (grid barriers).
   std::uint64_t staged_bytes() const noexcept;
   std::uint64_t staged_graph_count() const noexcept;

@@ -40,19 +40,18 @@ namespace wildfire::cuda::twitter_kernels {
 /// A far-sum chunk (twitter::detail::staged_chunk) with what its block needs of its graph, so
 /// one load of the record starts the chunk.
 struct staged_chunk_ref {
-  std::uint64_t lo;          // the graph's first node: far sums, cursors and shares at lo + position
-  std::uint64_t entry_base;  // the graph's first in-list entry in the pull layout
-  std::uint32_t graph;       // the graph's index (its node records start at nodes + lo + graph)
+  std::uint64_t lo;          // the graph's first node: far sums and shares at lo + position
+  std::uint64_t run_base;    // its positions' far runs: units far_runs[run_base + i] .. [+ i + 1]
   std::uint32_t slot;        // its slot among every staged graph's: the chunk may run once the
                              // slot's pass count reaches pass - 1 and its source stage is solved
-  std::uint16_t pass;        // the graph's pass (1 starts the cursors at the in-lists' starts)
+  std::uint16_t pass;        // the graph's pass (1 starts the far sums)
   std::uint16_t staged;      // the staged graph (its critical block and progress record)
   std::uint16_t first;       // target positions [first, last) (positions fit 16 bits)
   std::uint16_t last;
   std::uint16_t source_first;  // source positions [source_first, source_end)
   std::uint16_t source_end;
 };
-static_assert(sizeof(staged_chunk_ref) == 40);
+static_assert(sizeof(staged_chunk_ref) == 32);
 
 /// A staged graph's progress as its critical block publishes it (zero at launch): its stage s may
 /// start once each slot of its positions has had passes 1 .. s - 1 (staged_view::slot_passes: its
@@ -61,7 +60,7 @@ struct staged_progress {
   std::uint32_t stages_solved;
 };
 
-/// 16-byte in-list units a helper thread loads per round (a visit reads ~32 entries on average;
+/// 16-byte far-run units a helper thread loads per round (a visit reads ~32 entries on average;
 /// taking two positions a thread with 3 units each, to overlap more loads, was 8% slower on the
 /// H100: the second round it needs more often costs another trip).
 inline constexpr std::uint32_t staged_helper_units = 6;
@@ -84,8 +83,8 @@ struct staged_view {
                               // stage waits for it to reach the stage's step
   const double* base;         // N: base values by graph offset + position (staged graphs only)
   double* far;                // N: far sums by graph offset + position
-  std::uint64_t* cursor;      // N: per position, its first in-list entry not yet in its far sum
-                              // and (high half) its in-list's end, from the graph's first entry
+  const uint4* far_entries;    // the layout's far runs (twitter::detail::staged_layout::far_entries)
+  const std::uint32_t* far_runs;
   staged_progress* progress;  // num_graphs records, zero at launch
   std::uint32_t* counters;    // staged_counters words (the chunk ticket, the cooperative blocks
                               // started, the far-sum blocks taking part), then the slots' pass
@@ -739,40 +738,32 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t limit, double
       if constexpr (Timeline) trace[0] = global_timer_ns();
       const std::uint32_t* const stages_solved = &v.progress[chunk.staged].stages_solved;
       while (load_volatile(v.slot_passes + chunk.slot) + 1 < chunk.pass || load_volatile(stages_solved) < chunk.pass) __nanosleep(64);
-      progress_fence();  // the source shares, cursors and far sums read below come after the records that published them
+      progress_fence();  // the source shares and far sums read below come after the records that published them
       if constexpr (Timeline) trace[1] = global_timer_ns();
     }
     __syncthreads();
     std::uint32_t next = limit;
     if (Pipelined && threadIdx.x == 0) next = take();  // used only after this chunk's loads
-    const uint4* units = reinterpret_cast<const uint4*>(v.pull.sources + chunk.entry_base);
     const std::uint32_t p = chunk.first + threadIdx.x;
     const bool mine = p < chunk.last;
-    // The cursor (low half: next entry, high half: the in-list's end, both from the graph's first
-    // entry); the first pass takes them from the node records.
-    std::uint64_t cursor = 0;
+    // The position's far run (units [unit, run_end) of far_entries) and, after the first pass, its
+    // far sum so far.
+    std::uint32_t unit = 0, run_end = 0;
     double before = 0.0;
     if (mine) {
-      if (chunk.pass == 1) {
-        const twitter::detail::pull_node* nodes = v.pull.nodes + chunk.lo + chunk.graph;
-        cursor = nodes[p].in_begin | (std::uint64_t{nodes[p + 1].in_begin} << 32);
-      } else {
-        cursor = __ldcg(v.cursor + chunk.lo + p);
-        before = __ldcg(v.far + chunk.lo + p);
-      }
+      unit = v.far_runs[chunk.run_base + threadIdx.x];
+      run_end = v.far_runs[chunk.run_base + threadIdx.x + 1];
+      if (chunk.pass > 1) before = __ldcg(v.far + chunk.lo + p);
     }
     for (std::uint32_t i = threadIdx.x; i < static_cast<std::uint32_t>(chunk.source_end - chunk.source_first); i += Block) {
       s_source[i] = __ldcg(v.pull.spill + chunk.lo + chunk.source_first + i);
     }
-    std::uint32_t e = static_cast<std::uint32_t>(cursor);
-    const auto end = static_cast<std::uint32_t>(cursor >> 32);
-    std::uint32_t unit = e / align;
     uint4 w[batch];
-    // The batch of units from `unit`; those past the in-list read as padding (above every source).
+    // The batch of units from `unit`; those past the run read as padding.
     auto load_batch = [&] {
 #pragma unroll
       for (std::uint32_t i = 0; i < batch; ++i) {
-        w[i] = (unit + i) * align < end ? __ldcs(units + unit + i) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+        w[i] = unit + i < run_end ? __ldcs(v.far_entries + unit + i) : make_uint4(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
       }
     };
     load_batch();
@@ -787,40 +778,31 @@ __device__ void staged_helpers(const staged_view& v, std::uint32_t limit, double
     }
     double part = 0.0;
     bool bad = false;
-    for (bool more = e < end; more;) {
-      // The entries of this stage are the run from e of those below source_end (padding and
-      // later stages are above it); one below source_first would be a layout bug.
-      std::uint32_t passed = 0;
+    for (bool more = unit < run_end; more;) {
+      // Every entry of the run lies in the source stage (one outside it would be a layout bug);
+      // padding (pull_pad) ends it.
 #pragma unroll
       for (std::uint32_t i = 0; i < batch; ++i) {
         const std::uint32_t words[4] = {w[i].x, w[i].y, w[i].z, w[i].w};
 #pragma unroll
         for (std::uint32_t h = 0; h < align; ++h) {
-          const std::uint32_t at = (unit + i) * align + h;
           const std::uint32_t u = (words[h / 2] >> (16 * (h % 2))) & 0xffffu;
-          const bool in = at >= e && at < end && u < chunk.source_end;
-          const bool ok = in && u >= chunk.source_first;
+          const bool in = u != twitter::detail::pull_pad;
+          const bool ok = in && u >= chunk.source_first && u < chunk.source_end;
           const double share = s_source[ok ? u - chunk.source_first : 0u];
           part += ok ? share : 0.0;
-          passed += in ? 1u : 0u;
           bad = bad || (in && !ok);
         }
       }
-      e += passed;
-      more = e == (unit + batch) * align && e < end;  // the whole round was this stage's
-      if (more) {
-        unit += batch;
-        load_batch();
-      }
+      unit += batch;
+      more = unit < run_end;
+      if (more) load_batch();
     }
     if (bad) atomicOr(v.pull.error, staged_error_bit);
-    if (mine) {
-      __stcg(v.cursor + chunk.lo + p, e | (cursor & 0xffffffff00000000ull));
-      __stcg(v.far + chunk.lo + p, before + part);
-    }
+    if (mine) __stcg(v.far + chunk.lo + p, before + part);
     __syncthreads();  // s_source is reused by the next chunk, whose record and index are visible
     if (threadIdx.x == 0) {
-      // The block's far sums and cursors ahead of the count that publishes them: one fence after
+      // The block's far sums ahead of the count that publishes them: one fence after
       // the barrier (a fence by every thread before it made the Large category ~50 us slower on the
       // H100).
       progress_fence();

@@ -204,6 +204,52 @@ void assign_first_steps(const spreading_graphs& g, const pull_layout& pull, cons
   }
 }
 
+/// staged_layout::far_entries and far_runs from the chunks: a position's run for a chunk is its
+/// in-list's entries in [source_first, source_end) (sorted lists: two binary searches), so the
+/// chunks are laid out independently, in two passes (units per chunk, then the copies).
+void lay_out_far_runs(const spreading_graphs& g, const pull_layout& pull, staged_layout& layout) {
+  const std::size_t count = layout.chunks.size();
+  std::vector<std::uint64_t> unit_base(count + 1, 0);
+  std::uint64_t runs = 0;
+  for (std::size_t c = 0; c < count; ++c) {
+    staged_chunk& chunk = layout.chunks[c];
+    chunk.run_base = static_cast<std::uint32_t>(runs);
+    runs += chunk.last - chunk.first + 1;
+  }
+  WF_EXPECTS(runs <= 0xffffffffULL, "staged layout", "more far-sum position visits than 32-bit run records can index");
+  auto run_of = [&](const staged_chunk& chunk, std::uint32_t p) {
+    const pull_graph_view v(g, pull, layout.graphs[chunk.staged].graph);
+    const auto [b, e] = v.entries_from(p, chunk.source_first);
+    return std::pair{b, std::lower_bound(b, e, chunk.source_end)};
+  };
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::size_t c = 0; c < count; ++c) {
+    const staged_chunk& chunk = layout.chunks[c];
+    std::uint64_t units = 0;
+    for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
+      const auto [b, e] = run_of(chunk, p);
+      units += (static_cast<std::uint64_t>(e - b) + pull_align - 1) / pull_align;
+    }
+    unit_base[c + 1] = units;
+  }
+  for (std::size_t c = 0; c < count; ++c) unit_base[c + 1] += unit_base[c];
+  WF_EXPECTS(unit_base[count] <= 0xffffffffULL, "staged layout", "more far-entry units than 32-bit run records can address");
+  layout.far_entries.assign(unit_base[count] * pull_align, pull_pad);
+  layout.far_runs.assign(runs, 0);
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::size_t c = 0; c < count; ++c) {
+    const staged_chunk& chunk = layout.chunks[c];
+    std::uint64_t unit = unit_base[c];
+    for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
+      layout.far_runs[chunk.run_base + p - chunk.first] = static_cast<std::uint32_t>(unit);
+      const auto [b, e] = run_of(chunk, p);
+      std::copy(b, e, layout.far_entries.begin() + static_cast<std::ptrdiff_t>(unit * pull_align));
+      unit += (static_cast<std::uint64_t>(e - b) + pull_align - 1) / pull_align;
+    }
+    layout.far_runs[chunk.run_base + chunk.last - chunk.first] = static_cast<std::uint32_t>(unit);
+  }
+}
+
 }  // namespace
 
 staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& pull,
@@ -292,7 +338,7 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
           const std::uint32_t last = std::min(end, (first / staged_chunk_nodes + 1) * staged_chunk_nodes);
           if ((first < next_end) == next_stage) {
             layout.chunks.push_back({j, k, first, last, static_cast<std::uint16_t>(st[k - 1].first_position),
-                                     static_cast<std::uint16_t>(st[k].first_position)});
+                                     static_cast<std::uint16_t>(st[k].first_position), 0});
           }
           first = last;
         }
@@ -300,6 +346,7 @@ staged_layout build_staged_layout(const spreading_graphs& g, const pull_layout& 
     }
     layout.chunk_offsets.push_back(layout.chunks.size());
   }
+  lay_out_far_runs(g, pull, layout);
   return layout;
 }
 
@@ -400,8 +447,9 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       if (k == 0) stalled[record.graph] = pull.graphs[record.graph].num_stalled;
     }
     // Helper work of the step: each graph's pass k of it, stage k - 1's shares into the far sums of
-    // its later stages. A cursor (relative to the in-list start) passes the entries below
-    // source_end, which must not lie below source_first (those were passed at earlier steps).
+    // its later stages, from the chunk's far runs. Each run must be the in-list's next entries (a
+    // cursor, relative to the in-list start, follows them), all of them below source_end and none
+    // below source_first, in whole units padded with pull_pad.
     for (std::uint64_t c = staged.chunk_offsets[step]; c < staged.chunk_offsets[step + 1]; ++c) {
       const staged_chunk& chunk = staged.chunks[c];
       const staged_graph& record = staged.graphs[chunk.staged];
@@ -409,18 +457,29 @@ influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layou
       const pull_graph_view v(g, pull, record.graph);
       const staged_stage* st = staged.stages.data() + record.stage_base;
       if (k == 0 || record.first_step + k != step || k + 1 >= record.num_stages || chunk.source_first != st[k - 1].first_position ||
-          chunk.source_end != st[k].first_position || chunk.first < st[k + 1].first_position || chunk.last > v.n) {
+          chunk.source_end != st[k].first_position || chunk.first < st[k + 1].first_position || chunk.last > v.n ||
+          static_cast<std::uint64_t>(chunk.run_base) + chunk.last - chunk.first >= staged.far_runs.size()) {
         fault("chunk outside its step");
       }
       for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
         if (visits[v.lo + p]++ != k - 1) fault("far sum visited out of order");
         const std::uint32_t begin = v.nodes[p].in_begin, end = v.nodes[p + 1].in_begin;
         std::uint32_t e = begin + (k == 1 ? 0 : cursor[v.lo + p]);
+        const std::uint64_t run = staged.far_runs[chunk.run_base + p - chunk.first], run_end = staged.far_runs[chunk.run_base + p - chunk.first + 1];
+        if (run > run_end || run_end * pull_align > staged.far_entries.size()) fault("far run outside the far entries");
         double part = 0.0;
-        for (; e < end && v.sources[e] < chunk.source_end; ++e) {
-          if (v.sources[e] < chunk.source_first) fault("cursor behind its source stage");
-          part += shares[chunk.staged][v.sources[e]];
+        std::uint64_t x = run * pull_align;
+        for (; x < run_end * pull_align && staged.far_entries[x] != pull_pad; ++x, ++e) {
+          const std::uint16_t u = staged.far_entries[x];
+          if (e >= end || v.sources[e] != u) fault("far run not the in-list's entries");
+          if (u < chunk.source_first || u >= chunk.source_end) fault("far entry outside its source stage");
+          part += shares[chunk.staged][u];
         }
+        if (x + pull_align <= run_end * pull_align) fault("far run padded past its last unit");
+        for (; x < run_end * pull_align; ++x) {
+          if (staged.far_entries[x] != pull_pad) fault("far run padded with an entry");
+        }
+        if (e < end && v.sources[e] < chunk.source_end) fault("far run short of its source stage");
         cursor[v.lo + p] = e - begin;
         far[v.lo + p] = (k == 1 ? 0.0 : far[v.lo + p]) + part;
       }

@@ -64,9 +64,10 @@ static_assert(sizeof(staged_stage) == 8);
 /// Helper work of pass k >= 1 of a graph (done at step first_step + k): for the positions
 /// [first, last) of staged graph `staged` (all in stages k + 1 and later, within one slot), add to
 /// their far sums the shares of their in-list entries in stage k - 1, the positions [source_first,
-/// source_end). The entries of one source stage are contiguous in a sorted in-list, so each
-/// position keeps a cursor that moves past them (pass 1 starts it at the in-list's start). A slot
-/// gets one chunk from each of passes 1, 2, ... up to the last that reaches it, in that order.
+/// source_end). Those entries, a run of each sorted in-list, are copied per chunk
+/// (staged_layout::far_entries): the run of position first + i from unit far_runs[run_base + i] to
+/// far_runs[run_base + i + 1]. A slot gets one chunk from each of passes 1, 2, ... up to the last
+/// that reaches it, in that order.
 struct staged_chunk {
   std::uint32_t staged;
   std::uint32_t pass;
@@ -74,8 +75,9 @@ struct staged_chunk {
   std::uint32_t last;
   std::uint16_t source_first;
   std::uint16_t source_end;
+  std::uint32_t run_base;
 };
-static_assert(sizeof(staged_chunk) == 20);
+static_assert(sizeof(staged_chunk) == 24);
 
 struct staged_layout {
   std::vector<staged_graph> graphs;  // critical-block order (most levels first)
@@ -102,6 +104,13 @@ struct staged_layout {
   /// the longest).
   std::vector<std::uint64_t> chunk_offsets;
   std::vector<staged_chunk> chunks;
+  /// The far entries in chunk order: per chunk, its positions' runs of in-list entries in its
+  /// source stage, in position order, each padded with pull_pad to whole units of pull_align
+  /// entries. A chunk reads one contiguous range (in the in-lists its positions' runs lie a whole
+  /// in-list apart) and needs no cursor into the in-lists; far_runs holds, per chunk, the first
+  /// unit of each position's run and the end of the last (chunk.last - chunk.first + 1 entries).
+  std::vector<std::uint16_t> far_entries;
+  std::vector<std::uint32_t> far_runs;
   std::uint32_t num_steps = 0;
   std::uint32_t num_slots = 0;  // far-sum slots of every staged graph
   /// The far-sum work of each step in bytes, estimated: 2 per in-list entry whose source lies in
@@ -133,7 +142,8 @@ std::uint64_t critical_levels(const staged_layout& staged);
 /// The staged sweep done on the host, in the device's data order (step by step, every graph's stage
 /// of that step: base plus the far sum, plus the near sum, every near entry checked to lie in its
 /// window and its slots, older count and recent slots checked against it; far sums grown chunk by
-/// chunk through per-position cursors, each checked to stop where its near entries start); graphs
+/// chunk from the far runs, each run checked against the in-list, entry by entry, and the runs of a
+/// position to end where its near entries start); graphs
 /// not in `staged` are swept as sweep_pull_layout does. Throws wildfire::error on a layout fault.
 /// For tests: equals backward_sequential to rounding, exactly with integer shares.
 influence_result sweep_staged_layout(const spreading_graphs& g, const pull_layout& pull, const staged_layout& staged);

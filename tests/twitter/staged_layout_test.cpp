@@ -208,6 +208,43 @@ TEST(StagedLayout, TheSweepChecksNearSlotsOlderCountsAndRecentSlots) {
   EXPECT_THROW(sweep_staged_layout(g, pull, padded), error);
 }
 
+TEST(StagedLayout, TheSweepChecksTheFarRuns) {
+  // The device adds whatever a chunk's far runs hold (it checks only that each entry lies in the
+  // source stage), so the host sweep checks them entry by entry against the in-lists.
+  rsg_params p;
+  p.seed = 9;
+  p.batches = {{1, 2000, 2000, 10.0}};
+  const spreading_graphs g = generate_rsg(p, 2);
+  const pull_layout pull = build_pull_layout(g, 2);
+  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  ASSERT_EQ(s.graphs.size(), 1u);
+  EXPECT_NO_THROW(sweep_staged_layout(g, pull, s));
+  // Runs are whole units in chunk order, each chunk's right after the previous one's.
+  ASSERT_FALSE(s.chunks.empty());
+  EXPECT_EQ(s.far_runs.size(), s.chunks.back().run_base + s.chunks.back().last - s.chunks.back().first + 1);
+  EXPECT_EQ(std::uint64_t{s.far_runs.back()} * pull_align, s.far_entries.size());
+  for (std::size_t i = 1; i < s.far_runs.size(); ++i) ASSERT_LE(s.far_runs[i - 1], s.far_runs[i]);
+  // A chunk whose first position's run has two entries or more.
+  std::size_t c = 0;
+  std::uint64_t at = 0;
+  for (; c < s.chunks.size(); ++c) {
+    at = std::uint64_t{s.far_runs[s.chunks[c].run_base]} * pull_align;
+    if (s.far_runs[s.chunks[c].run_base + 1] > s.far_runs[s.chunks[c].run_base] && s.far_entries[at + 1] != pull_pad) break;
+  }
+  ASSERT_LT(c, s.chunks.size());
+  staged_layout swapped = s;  // another source of the same stage: the device cannot tell
+  swapped.far_entries[at] = s.far_entries[at + 1];
+  EXPECT_THROW(sweep_staged_layout(g, pull, swapped), error);
+  staged_layout dropped = s;  // the run's first entry missing, the rest moved up
+  std::copy(s.far_entries.begin() + static_cast<std::ptrdiff_t>(at + 1), s.far_entries.begin() + static_cast<std::ptrdiff_t>(at + pull_align),
+            dropped.far_entries.begin() + static_cast<std::ptrdiff_t>(at));
+  dropped.far_entries[at + pull_align - 1] = pull_pad;
+  EXPECT_THROW(sweep_staged_layout(g, pull, dropped), error);
+  staged_layout shifted = s;  // a run record pointing one unit on
+  ++shifted.far_runs[s.chunks[c].run_base];
+  EXPECT_THROW(sweep_staged_layout(g, pull, shifted), error);
+}
+
 std::uint64_t busiest_step(const staged_layout& s) { return *std::max_element(s.step_bytes.begin(), s.step_bytes.end()); }
 
 TEST(StagedLayout, BalancedStartsSpreadTheFarWorkWithoutLongerSteps) {
