@@ -702,11 +702,12 @@ __device__ __forceinline__ void progress_fence() { ::cuda::atomic_thread_fence(:
 /// ticket took the Large category from 1.39 to 1.31 ms on the H100.) A chunk of pass p of its graph
 /// waits until it may run (the graph's stage p - 1 is published and pass p - 1 is done on the
 /// chunk's slot), then adds the shares of stage p - 1 (at most staged_max_stage_nodes, to shared
-/// memory); a thread per target position moves the position's cursor past its in-list entries of
-/// that stage (a sorted run, read staged_helper_units 16-byte units at a time) and adds their
-/// shares, in list order, to the position's far sum; the block then sets the slot's pass count. A
-/// chunk is two dependent trips to memory: its cursors, far sums and source shares, then the first
-/// units; the next ticket is taken and its record read meanwhile (the first version, which claimed,
+/// memory); a thread per target position adds the shares of its in-list entries of that stage, in
+/// list order, to the position's far sum, reading them from the chunk's far runs (one contiguous
+/// range a chunk, twitter/staged_layout.hpp; staged_helper_units 16-byte units at a time: a chunk's
+/// run 5.85 -> 4.16 us on the H100 against reading them in the in-lists through per-position
+/// cursors); the block then sets the slot's pass count. A chunk is two dependent trips to memory:
+/// its run records, far sums and source shares, then the first units; the next ticket is taken and its record read meanwhile (the first version, which claimed,
 /// read the record and the graph's record one after the other, took about 7 us a chunk). No block
 /// waits in a cycle: a chunk of step k waits only for a stage or a chunk of step k - 1, and a stage
 /// at step S starts once the chunks of its slots of steps up to S - 1 are done (taken by the

@@ -168,16 +168,28 @@ TEST(StagedLayout, DenseGraphsTakeManyStagesAndFarSums) {
   EXPECT_EQ(sweep_staged_layout(g, pull, together).influence, sweep_staged_layout(g, pull, s).influence);
 }
 
+/// One dense RSG graph of 2,000 nodes with its pull and staged layouts, for the tests that break
+/// a layout on purpose.
+struct staged_graph_set {
+  spreading_graphs g;
+  pull_layout pull;
+  staged_layout s;
+};
+staged_graph_set one_dense_staged_graph() {
+  rsg_params p;
+  p.seed = 9;
+  p.batches = {{1, 2000, 2000, 10.0}};
+  staged_graph_set set{generate_rsg(p, 2), {}, {}};
+  set.pull = build_pull_layout(set.g, 2);
+  set.s = build_staged_layout(set.g, set.pull, every_graph(set.g), 1000);
+  return set;
+}
+
 TEST(StagedLayout, TheSweepChecksNearSlotsOlderCountsAndRecentSlots) {
   // The device takes each position's near entries as window slots, its older run length and
   // recent window slots from the layout, and cannot check them against positions: the host sweep
   // checks all three against the in-lists, so a wrong one cannot pass unnoticed.
-  rsg_params p;
-  p.seed = 9;
-  p.batches = {{1, 2000, 2000, 10.0}};
-  const spreading_graphs g = generate_rsg(p, 2);
-  const pull_layout pull = build_pull_layout(g, 2);
-  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  const auto [g, pull, s] = one_dense_staged_graph();
   ASSERT_EQ(s.graphs.size(), 1u);
   EXPECT_NO_THROW(sweep_staged_layout(g, pull, s));
   // A position deep in the graph has both older and recent entries.
@@ -211,12 +223,7 @@ TEST(StagedLayout, TheSweepChecksNearSlotsOlderCountsAndRecentSlots) {
 TEST(StagedLayout, TheSweepChecksTheFarRuns) {
   // The device adds whatever a chunk's far runs hold (it checks only that each entry lies in the
   // source stage), so the host sweep checks them entry by entry against the in-lists.
-  rsg_params p;
-  p.seed = 9;
-  p.batches = {{1, 2000, 2000, 10.0}};
-  const spreading_graphs g = generate_rsg(p, 2);
-  const pull_layout pull = build_pull_layout(g, 2);
-  const staged_layout s = build_staged_layout(g, pull, every_graph(g), 1000);
+  const auto [g, pull, s] = one_dense_staged_graph();
   ASSERT_EQ(s.graphs.size(), 1u);
   EXPECT_NO_THROW(sweep_staged_layout(g, pull, s));
   // Runs are whole units in chunk order, each chunk's right after the previous one's.
