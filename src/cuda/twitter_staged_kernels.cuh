@@ -705,7 +705,7 @@ __device__ __forceinline__ void progress_fence() { ::cuda::atomic_thread_fence(:
 /// memory); a thread per target position adds the shares of its in-list entries of that stage, in
 /// list order, to the position's far sum, reading them from the chunk's far runs (one contiguous
 /// range a chunk, twitter/staged_layout.hpp; staged_helper_units 16-byte units at a time: a chunk's
-/// run 5.85 -> 4.16 us on the H100 against reading them in the in-lists through per-position
+/// run 5.88 -> 4.16-4.19 us on the H100 against reading them in the in-lists through per-position
 /// cursors); the block then sets the slot's pass count. A chunk is two dependent trips to memory:
 /// its run records, far sums and source shares, then the first units; the next ticket is taken and its record read meanwhile (the first version, which claimed,
 /// read the record and the graph's record one after the other, took about 7 us a chunk). No block
