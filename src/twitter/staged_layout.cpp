@@ -206,13 +206,13 @@ void assign_first_steps(const spreading_graphs& g, const pull_layout& pull, cons
 
 /// staged_layout::far_entries and far_runs from the chunks: a position's run for a chunk is its
 /// in-list's entries in [source_first, source_end) (sorted lists: two binary searches), so the
-/// chunks are laid out independently, in two passes (units per chunk, then the copies).
+/// chunks are laid out independently, in two passes: each run's units into far_runs (a chunk's
+/// end record 0), whose exclusive scan gives every run's first unit and each chunk's end, then
+/// the copies.
 void lay_out_far_runs(const spreading_graphs& g, const pull_layout& pull, staged_layout& layout) {
   const std::size_t count = layout.chunks.size();
-  std::vector<std::uint64_t> unit_base(count + 1, 0);
   std::uint64_t runs = 0;
-  for (std::size_t c = 0; c < count; ++c) {
-    staged_chunk& chunk = layout.chunks[c];
+  for (staged_chunk& chunk : layout.chunks) {
     chunk.run_base = static_cast<std::uint32_t>(runs);
     runs += chunk.last - chunk.first + 1;
   }
@@ -222,31 +222,26 @@ void lay_out_far_runs(const spreading_graphs& g, const pull_layout& pull, staged
     const auto [b, e] = v.entries_from(p, chunk.source_first);
     return std::pair{b, std::lower_bound(b, e, chunk.source_end)};
   };
-#pragma omp parallel for schedule(dynamic, 64)
-  for (std::size_t c = 0; c < count; ++c) {
-    const staged_chunk& chunk = layout.chunks[c];
-    std::uint64_t units = 0;
-    for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
-      const auto [b, e] = run_of(chunk, p);
-      units += (static_cast<std::uint64_t>(e - b) + pull_align - 1) / pull_align;
-    }
-    unit_base[c + 1] = units;
-  }
-  for (std::size_t c = 0; c < count; ++c) unit_base[c + 1] += unit_base[c];
-  WF_EXPECTS(unit_base[count] <= 0xffffffffULL, "staged layout", "more far-entry units than 32-bit run records can address");
-  layout.far_entries.assign(unit_base[count] * pull_align, pull_pad);
   layout.far_runs.assign(runs, 0);
 #pragma omp parallel for schedule(dynamic, 64)
   for (std::size_t c = 0; c < count; ++c) {
     const staged_chunk& chunk = layout.chunks[c];
-    std::uint64_t unit = unit_base[c];
     for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
-      layout.far_runs[chunk.run_base + p - chunk.first] = static_cast<std::uint32_t>(unit);
       const auto [b, e] = run_of(chunk, p);
-      std::copy(b, e, layout.far_entries.begin() + static_cast<std::ptrdiff_t>(unit * pull_align));
-      unit += (static_cast<std::uint64_t>(e - b) + pull_align - 1) / pull_align;
+      layout.far_runs[chunk.run_base + p - chunk.first] = static_cast<std::uint32_t>((e - b + pull_align - 1) / pull_align);
     }
-    layout.far_runs[chunk.run_base + chunk.last - chunk.first] = static_cast<std::uint32_t>(unit);
+  }
+  const std::uint64_t units = std::accumulate(layout.far_runs.begin(), layout.far_runs.end(), std::uint64_t{0});
+  WF_EXPECTS(units <= 0xffffffffULL, "staged layout", "more far-entry units than 32-bit run records can address");
+  std::exclusive_scan(layout.far_runs.begin(), layout.far_runs.end(), layout.far_runs.begin(), std::uint32_t{0});
+  layout.far_entries.assign(units * pull_align, pull_pad);
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::size_t c = 0; c < count; ++c) {
+    const staged_chunk& chunk = layout.chunks[c];
+    for (std::uint32_t p = chunk.first; p < chunk.last; ++p) {
+      const auto [b, e] = run_of(chunk, p);
+      std::copy(b, e, layout.far_entries.begin() + static_cast<std::ptrdiff_t>(std::uint64_t{layout.far_runs[chunk.run_base + p - chunk.first]} * pull_align));
+    }
   }
 }
 
