@@ -368,13 +368,17 @@ struct twitter_backward_session::impl {
     staged_far.allocate(staged.graphs.empty() ? 0 : num_nodes);
     // The staged positions' base values in position order (the pull kernels read them by local
     // id), so that a stage's node records and base values come in one trip.
+    // (The same walk counts their positions and in-list entries for the bytes moved, below.)
     std::vector<double> position_base(staged.graphs.empty() ? 0 : num_nodes, 0.0);
+    std::uint64_t positions = 0, list_entries = 0;
     for (const auto& record : staged.graphs) {
       const std::uint64_t lo = g.graph_offsets[record.graph], n = g.graph_size(record.graph);
       const twitter::detail::pull_node* nodes = layout.nodes.data() + layout.node_index(g, record.graph);
       for (std::uint64_t p = 0; p < n; ++p) {
         if (nodes[p].local_id < n) position_base[lo + p] = g.base[lo + nodes[p].local_id];
       }
+      positions += n;
+      list_entries += nodes[n].in_begin - nodes[0].in_begin;
     }
     staged_base.upload(position_base);
     staged_steps = staged.num_steps;
@@ -383,12 +387,7 @@ struct twitter_backward_session::impl {
     // slots' starts, older run lengths and recent slots (4 + 2 + 16 B per position), stage
     // records, chunks with their source shares (8 B each) and run records (4 B), and per chunk
     // visit of a position its far sum read and written (16 B).
-    std::uint64_t positions = 0, list_entries = 0, visits = 0, sources = 0;
-    for (const auto& record : staged.graphs) {
-      positions += g.graph_size(record.graph);
-      const twitter::detail::pull_node* nodes = layout.nodes.data() + layout.node_index(g, record.graph);
-      list_entries += nodes[g.graph_size(record.graph)].in_begin - nodes[0].in_begin;
-    }
+    std::uint64_t visits = 0, sources = 0;
     for (const auto& chunk : staged.chunks) {
       visits += chunk.last - chunk.first;
       sources += static_cast<std::uint64_t>(chunk.source_end - chunk.source_first);
