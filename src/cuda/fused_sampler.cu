@@ -21,6 +21,9 @@ unsigned blocks_for(std::uint64_t threads) {
 
 /// Groups in flight at most by default; WF_FUSED_GROUPS may ask for fewer or more.
 constexpr std::uint32_t group_cap = 64;
+/// The live stage under WF_FUSED_QUEUE=late: rounds of more than 24 live pairs go the lane path.
+constexpr unsigned late_live_capacity = 24;
+constexpr unsigned late_live_resolve = 16;
 /// Levels queued before the first poll of the level counts, and at most per poll later (the
 /// chunk doubles): a batch ends with at most max_poll_levels - 1 empty levels (two empty
 /// persistent-grid launches each) instead of a host round trip per level.
@@ -49,10 +52,11 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
              "blocks", "IC sampling on the GPU needs the graph's IC block plan on the device");
   WF_EXPECTS(fused_colours_supported(colours), "--colours",
              "colours must be 8, 16 or a multiple of 32 between 32 and 1024");
-  // WF_FUSED_QUEUE=late (tests): flush only full buffers, so that the direct fallback runs.
+  // WF_FUSED_QUEUE=late (tests): flush only full buffers and stage few live pairs, so that the
+  // direct fallbacks run.
   const char* queue_mode = std::getenv("WF_FUSED_QUEUE");
-  buffer_flush_ = queue_mode != nullptr && std::string_view(queue_mode) == "late" ? kernels::fused_buffer_capacity
-                                                                                   : kernels::fused_buffer_flush;
+  late_queue_ = queue_mode != nullptr && std::string_view(queue_mode) == "late";
+  buffer_flush_ = late_queue_ ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
   words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
   const std::uint64_t n = std::max<std::uint32_t>(graph.num_vertices, 1);
@@ -223,6 +227,8 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.rules = rules_.data();
   a.heavy = heavy_.data();
   a.buffer_flush = buffer_flush_;
+  a.live_capacity = late_queue_ ? late_live_capacity : kernels::fused_live_capacity;
+  a.live_resolve = late_queue_ ? late_live_resolve : kernels::fused_live_resolve;
   const std::size_t setup_events = 3 * max_poll_levels;
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events], stream_));
   if (slots > 0) {

@@ -55,7 +55,8 @@ class fused_sampler {
   /// `blocks`: the graph's IC block plan on the device (device_graph::blocks), required under IC.
   /// The environment's WF_FUSED_GROUPS (a positive integer) caps the groups in flight, to measure
   /// the trade between parallelism and the masks' cache footprint; WF_FUSED_QUEUE=late flushes
-  /// the per-warp queue buffers only when full, so that tests cover the direct fallback.
+  /// the per-warp queue buffers only when full and shrinks the live stages, so that tests cover the
+  /// direct fallbacks.
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
                 std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
@@ -105,6 +106,7 @@ class fused_sampler {
   unsigned light_grid_ = 0;        // persistent grids of the level kernels (blocks)
   unsigned heavy_grid_ = 0;
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
+  bool late_queue_ = false;        // WF_FUSED_QUEUE=late
   std::uint64_t tiles_ = 0;
   memory_budget* budget_;
   cudaStream_t stream_;

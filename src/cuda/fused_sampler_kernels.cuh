@@ -6,8 +6,9 @@
 // expanded a warp per 32 slots with their work items flattened over the lanes, heavy slots a
 // block each. Every (edge, colour) draws its own counter-hash number, as the unfused traversal does.
 // Under IC, a vertex of the block rule (random/ic_block_rule.hpp) has one work item per (block,
-// colour) instead of per edge: the item draws that colour's live count and slots in the block and
-// sets the colour at each live edge's source.
+// colour) instead of per edge: the item draws that colour's live count and slots in the block,
+// which the warp stages in shared memory and then resolves together (live_stage): the colour is
+// set at each live edge's source.
 // Levels run without a host round trip: a level's kernels read its slot counts from a device ring
 // of three (light, heavy) pairs (level L reads entry L % 3, queues into entry (L + 1) % 3, and its
 // first kernel clears entry (L + 2) % 3 for level L + 1), on persistent grids, so the launcher
@@ -60,6 +61,8 @@ struct fused_args {
   const uint2* rules;             // per vertex: (class, block size), as ic_rule_of needs them
   const std::uint8_t* heavy;      // per vertex: 1 if its slots are expanded a block each
   unsigned buffer_flush;          // fill from which a warp flushes its buffer (fused_buffer_flush)
+  unsigned live_capacity;         // pairs a warp's live stage takes (fused_live_capacity)
+  unsigned live_resolve;          // fill from which a warp resolves it (fused_live_resolve)
 };
 
 /// Slot of word w of vertex v in group `group`: vertex-major, so that a vertex's words of every
@@ -139,10 +142,11 @@ __global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* r
 }
 
 /// Slots per warp in a level kernel's shared queue buffer, and the fill from which the warp
-/// flushes it at its next convergence point (a round of 32 items leaves room for 96 more; the
-/// launcher's "late" test mode flushes only full buffers, so that the direct fallback runs).
+/// flushes it at its next convergence point (a resolve pass of 128 staged edges leaves room for
+/// 128 discoveries; the launcher's "late" test mode flushes only full buffers, so that the direct
+/// fallback runs).
 inline constexpr unsigned fused_buffer_capacity = 256;
-inline constexpr unsigned fused_buffer_flush = 160;
+inline constexpr unsigned fused_buffer_flush = 128;
 
 /// Where a warp queues the slots it discovers: straight into the next queue (buffer == nullptr:
 /// the roots and LT), or into its shared-memory buffer (the IC kernels), which flush_slots moves to the next queue with one counter
@@ -290,11 +294,12 @@ __device__ __forceinline__ unsigned nth_set_bit(unsigned long long x, unsigned n
 }
 
 /// Where a slot's in-edges are and how they are drawn: block == 0 for the per-edge rule, else the
-/// block size of random/ic_block_rule.hpp and the vertex's class.
+/// block size of random/ic_block_rule.hpp and the vertex's class (a vertex's in-degree is below
+/// 2^32, fused_plan_vertices).
 struct ic_slot_rule {
   std::uint64_t begin;
   std::uint64_t degree;
-  std::uint64_t block;
+  std::uint32_t block;
   std::uint32_t cls;
 };
 
@@ -308,22 +313,96 @@ __device__ __forceinline__ ic_slot_rule ic_rule_of(const graph_view& g, const fu
 /// Work items of a slot: its in-edges (per-edge rule) or (block, colour) pairs.
 template <class Word>
 __device__ __forceinline__ std::uint64_t ic_slot_items(const ic_slot_rule& r, Word frontier) {
-  return r.block == 0 ? r.degree : (r.degree + r.block - 1) / r.block * popcount(frontier);
+  if (r.block == 0 || r.degree == 0) return r.degree;
+  return std::uint64_t{static_cast<std::uint32_t>(r.degree - 1) / r.block + 1} * popcount(frontier);
 }
 
-/// IC, item `item` of a slot (group, word w, frontier colours): one in-edge for the per-edge
-/// rule; otherwise block item / |frontier| for the item % |frontier|-th colour of the frontier.
+/// Live (edge, colour) pairs of the block rule, staged per warp in shared memory between drawing
+/// and resolving them. Resolving one is a chain of dependent loads: the edge's source, then the
+/// source's visited word, then (if the colour is new there) the atomics. Done where the pair is
+/// drawn, a lane waits out that chain alone while lanes without a live edge idle (Nsight Compute,
+/// p = 0.2: 86% of the light kernel's stalls on it, 17 of 32 lanes active, 0.37 TB/s). Staged, the
+/// whole warp resolves them fused_resolve_depth a lane at a time, their loads in flight together.
+/// Entries: the in-CSR position and a tag (group * words + w) << 6 | colour bit.
+/// (The launcher's "late" test mode shrinks the stage, so that every branch of stage_live runs.)
+inline constexpr unsigned fused_live_capacity = 384;
+/// Fill from which a warp resolves its stage: a round of up to 128 more pairs still fits.
+inline constexpr unsigned fused_live_resolve = 256;
+/// Staged pairs a lane resolves per pass, their loads issued before any is used (H100, p = 0.2:
+/// depth 2 as fast, 8 slower). A pass of 32 x depth pairs discovers at most that many slots, the
+/// room fused_buffer_flush leaves.
+inline constexpr unsigned fused_resolve_depth = 4;
+static_assert(32 * fused_resolve_depth <= fused_buffer_capacity - fused_buffer_flush);
+
+struct live_stage {
+  std::uint64_t* edges;
+  std::uint32_t* tags;
+  unsigned fill;  // warp-uniform
+};
+
+/// Whole warp, converged: resolves the stage's pairs (the colour joins the source's next frontier
+/// where it is new) and empties it.
 template <class Word>
-__device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
-                                        std::uint64_t group,
-                                        std::uint32_t w, const ic_slot_rule& r, Word frontier, std::uint64_t item) {
+__device__ __forceinline__ void resolve_live(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
+                                             live_stage& stage, unsigned lane) {
+  constexpr unsigned depth = fused_resolve_depth;
+  __syncwarp();  // the lanes' stage writes are visible
+  const std::uint64_t slots_per_vertex = static_cast<std::uint64_t>(a.num_groups) * a.words;
+  for (unsigned base = 0; base < stage.fill; base += 32 * depth) {
+    flush_slots(a, sink, lane, a.buffer_flush);  // room for this pass's discoveries
+    std::uint32_t source[depth];
+    std::uint32_t tag[depth];
+#pragma unroll
+    for (unsigned r = 0; r < depth; ++r) {
+      const unsigned e = base + r * 32 + lane;
+      source[r] = e < stage.fill ? __ldg(g.in_sources + stage.edges[e]) : 0U;
+      tag[r] = e < stage.fill ? stage.tags[e] : 0U;
+    }
+    Word word[depth];
+#pragma unroll
+    for (unsigned r = 0; r < depth; ++r) {
+      const unsigned e = base + r * 32 + lane;
+      word[r] = e < stage.fill ? __ldcg(a.visited + source[r] * slots_per_vertex + (tag[r] >> 6)) : Word{0};
+    }
+#pragma unroll
+    for (unsigned r = 0; r < depth; ++r) {
+      const unsigned e = base + r * 32 + lane;
+      const Word bit = Word{1} << (tag[r] & 63U);
+      if (e < stage.fill && (word[r] & bit) == 0) {
+        discover(a, sink, source[r] * slots_per_vertex + (tag[r] >> 6), source[r], bit);
+      }
+    }
+  }
+  __syncwarp();  // every lane has read the stage before it is written again
+  stage.fill = 0;
+}
+
+/// A (block, colour) item after its count draw: how many of the block's edges are live, and what
+/// picking them needs (the sample's key, the block's first edge and size) and the pairs' tag.
+struct ic_counted_item {
+  std::uint64_t key = 0;
+  std::uint64_t first = 0;
+  std::uint64_t size = 0;
+  std::uint32_t tag = 0;
+  std::uint32_t live = 0;
+};
+
+/// IC, item `item` of a slot (group, word w, frontier colours): one in-edge for the per-edge
+/// rule, resolved at once (live 0); otherwise the count draw of block item / |frontier| for the
+/// item % |frontier|-th colour of the frontier. Block-major: a block's colours are neighbouring
+/// lanes, whose staged pairs then share the block's sources (colour-major measured 6% slower).
+template <class Word>
+__device__ __forceinline__ ic_counted_item ic_item_count(const graph_view& g, const fused_args<Word>& a,
+                                                         const slot_sink& sink, std::uint64_t group, std::uint32_t w,
+                                                         const ic_slot_rule& r, Word frontier, std::uint64_t item) {
   constexpr unsigned bits = sizeof(Word) * 8;
+  ic_counted_item d;
   if (r.block == 0) {
     ic_edge(g, a, sink, group, w, r.begin + item, frontier);
-    return;
+    return d;
   }
   const unsigned colours = popcount(frontier);
-  // (block, colour) = (item / colours, item % colours), in 32 bits whenever the item fits them
+  // (block, colour rank) = (item / colours, item % colours), in 32 bits whenever the item fits them
   std::uint64_t block_index;
   unsigned colour_index;
   if (item <= 0xffffffffULL) {
@@ -334,17 +413,46 @@ __device__ __forceinline__ void ic_item(const graph_view& g, const fused_args<Wo
     colour_index = static_cast<unsigned>(item % colours);
   }
   const unsigned c = nth_set_bit(static_cast<unsigned long long>(frontier), colour_index);
-  const std::uint64_t first = r.begin + block_index * r.block;
-  const std::uint64_t key = a.keys[group * a.colours + static_cast<std::uint64_t>(w) * bits + c];
-  std::uint32_t slots[block_cdf_length];
-  const std::uint32_t live = ic_block_draw(key, a.blocks, r.cls, first, r.begin + r.degree, r.block, slots);
-  if (live == 0) return;
-  const Word bit = Word{1} << c;
-  for (std::uint32_t i = 0; i < live; ++i) {
-    const std::uint32_t u = g.in_sources[first + slots[i]];
-    const std::uint64_t slot = slot_of(a, group, u, w);
-    if ((__ldcg(a.visited + slot) & bit) == 0) discover(a, sink, slot, u, bit);
+  d.first = r.begin + block_index * r.block;
+  d.size = ic_block_size_at(d.first, r.begin + r.degree, r.block);
+  d.tag = static_cast<std::uint32_t>((group * a.words + w) << 6) | c;
+  d.key = a.keys[group * a.colours + static_cast<std::uint64_t>(w) * bits + c];
+  d.live = ic_block_live_count(d.key, d.first, ic_block_table(a.blocks, r.cls, d.size, r.block), d.size);
+  return d;
+}
+
+/// Whole warp, converged, once per round: picks every lane's live edges (Floyd, as the reference)
+/// straight into the stage, resolving the stage first when they do not fit it and after when it
+/// reaches a.live_resolve. A round with more pairs than the stage holds resolves them lane by
+/// lane where they are drawn.
+template <class Word>
+__device__ __forceinline__ void stage_live(const graph_view& g, const fused_args<Word>& a, const slot_sink& sink,
+                                           live_stage& stage, unsigned lane, const ic_counted_item& d) {
+  const auto inclusive = static_cast<unsigned>(warp_inclusive_sum(d.live, lane));
+  const unsigned total = __shfl_sync(fused_full_warp, inclusive, 31);
+  if (total == 0) return;
+  if (stage.fill + total > a.live_capacity) resolve_live(g, a, sink, stage, lane);
+  if (total > a.live_capacity) {
+    std::uint32_t drawn[block_cdf_length];
+    ic_block_live_slots(d.key, d.first, d.size, d.live, drawn);
+    const std::uint64_t slots_per_vertex = static_cast<std::uint64_t>(a.num_groups) * a.words;
+    const Word bit = Word{1} << (d.tag & 63U);
+    for (std::uint32_t i = 0; i < d.live; ++i) {
+      const std::uint32_t u = g.in_sources[d.first + drawn[i]];
+      const std::uint64_t slot = u * slots_per_vertex + (d.tag >> 6);
+      if ((__ldcg(a.visited + slot) & bit) == 0) discover(a, sink, slot, u, bit);
+    }
+    return;
   }
+  // The offsets go to the tags' places first (shared memory, no local array), then become edges.
+  const unsigned position = stage.fill + inclusive - d.live;
+  ic_block_live_slots(d.key, d.first, d.size, d.live, stage.tags + position);
+  for (std::uint32_t i = 0; i < d.live; ++i) {
+    stage.edges[position + i] = d.first + stage.tags[position + i];
+    stage.tags[position + i] = d.tag;
+  }
+  stage.fill += total;
+  if (stage.fill >= a.live_resolve) resolve_live(g, a, sink, stage, lane);
 }
 
 /// IC, light slots: a warp takes 32 slots and strides over the concatenation of their items. The
@@ -353,6 +461,8 @@ template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view g, fused_args<Word> a) {
   __shared__ std::uint32_t buffers[fused_block_threads / 32][fused_buffer_capacity];
   __shared__ unsigned fills[fused_block_threads / 32];
+  __shared__ std::uint64_t live_edges[fused_block_threads / 32][fused_live_capacity];
+  __shared__ std::uint32_t live_tags[fused_block_threads / 32][fused_live_capacity];
   const unsigned num_light = a.counts[0];
   open_level(a, num_light, a.counts[1]);
   const unsigned lane = threadIdx.x & 31;
@@ -360,6 +470,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
   if (lane == 0) fills[threadIdx.x >> 5] = 0;
   __syncwarp();
   const slot_sink sink{buffers[threadIdx.x >> 5], &fills[threadIdx.x >> 5]};
+  live_stage stage{live_edges[threadIdx.x >> 5], live_tags[threadIdx.x >> 5], 0};
   std::uint64_t examined = 0;
   std::uint64_t all_items = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
@@ -390,10 +501,13 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view
       const std::uint32_t owner_group = __shfl_sync(fused_full_warp, group, owner);
       const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
       const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
-      if (valid) ic_item(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, item);
+      ic_counted_item counted;
+      if (valid) counted = ic_item_count(g, a, sink, owner_group, owner_w, owner_rule, owner_frontier, item);
+      stage_live(g, a, sink, stage, lane, counted);
       flush_slots(a, sink, lane, a.buffer_flush);
     });
   }
+  resolve_live(g, a, sink, stage, lane);
   flush_slots(a, sink, lane, 1);
   // One atomic per warp and kernel (the grid is persistent), not per 32 slots.
   examined = warp_sum(examined);
@@ -410,10 +524,13 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
   __shared__ std::uint32_t slot;
   __shared__ std::uint32_t buffers[fused_block_threads / 32][fused_buffer_capacity];
   __shared__ unsigned fills[fused_block_threads / 32];
+  __shared__ std::uint64_t live_edges[fused_block_threads / 32][fused_live_capacity];
+  __shared__ std::uint32_t live_tags[fused_block_threads / 32][fused_live_capacity];
   const unsigned lane = threadIdx.x & 31;
   if (lane == 0) fills[threadIdx.x >> 5] = 0;
   __syncwarp();
   const slot_sink sink{buffers[threadIdx.x >> 5], &fills[threadIdx.x >> 5]};
+  live_stage stage{live_edges[threadIdx.x >> 5], live_tags[threadIdx.x >> 5], 0};
   const unsigned num_heavy = a.counts[1];
   std::uint64_t examined = 0;  // thread 0's, added once per block
   std::uint64_t all_items = 0;
@@ -430,9 +547,11 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
     const Word colours = frontier;
     const ic_slot_rule rule = ic_rule_of(g, a, v);
     const std::uint64_t items = ic_slot_items(rule, colours);
-    // Warp-uniform trip counts, so that each warp can flush its buffer after every round.
+    // Warp-uniform trip counts, so that each warp can stage and flush after every round.
     for (std::uint64_t base = threadIdx.x - lane; base < items; base += blockDim.x) {
-      if (base + lane < items) ic_item(g, a, sink, group, w, rule, colours, base + lane);
+      ic_counted_item counted;
+      if (base + lane < items) counted = ic_item_count(g, a, sink, group, w, rule, colours, base + lane);
+      stage_live(g, a, sink, stage, lane, counted);
       flush_slots(a, sink, lane, a.buffer_flush);
     }
     if (threadIdx.x == 0) {
@@ -441,6 +560,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
     }
     __syncthreads();  // before thread 0 overwrites the shared slot
   }
+  resolve_live(g, a, sink, stage, lane);
   flush_slots(a, sink, lane, 1);
   if (threadIdx.x == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
   if (threadIdx.x == 0 && all_items != 0) {

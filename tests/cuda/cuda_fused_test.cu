@@ -67,8 +67,10 @@ TEST(CudaFused, ManyGroupsPerBatchEqualsReference) {
                                 "uniform:0.3, bitmap, 128 groups");
 }
 
-// Per-warp queue buffers flushed only when full (WF_FUSED_QUEUE=late): most discoveries of a
-// dense level then take the direct fallback beside the buffered ones.
+// Per-warp queue buffers flushed only when full and live stages of 24 pairs (WF_FUSED_QUEUE=late):
+// most discoveries of a dense level then take the direct fallback beside the buffered ones, and
+// under uniform:0.3 (about 29 live pairs per round of 32 items) stages resolve before a round's
+// pairs go in, and rounds of more pairs than a stage holds resolve lane by lane.
 TEST(CudaFused, LateBufferFlushEqualsReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");

@@ -77,16 +77,28 @@ WF_HOST_DEVICE inline void ic_block_live_slots(std::uint64_t key, std::uint64_t 
   }
 }
 
+/// Size of the block starting at in-edge `first` of a vertex whose in-edges end at `end` and whose
+/// full blocks hold `block` edges.
+WF_HOST_DEVICE constexpr std::uint64_t ic_block_size_at(std::uint64_t first, std::uint64_t end,
+                                                         std::uint64_t block) noexcept {
+  return end - first < block ? end - first : block;
+}
+
+/// Count table of a block of `size` edges of class `c` whose full blocks hold `block` edges.
+WF_HOST_DEVICE inline const std::uint32_t* ic_block_table(const ic_block_view& blocks, std::uint32_t c,
+                                                          std::uint64_t size, std::uint64_t block) noexcept {
+  return blocks.cdf + (2ULL * c + (size == block ? 0 : 1)) * block_cdf_length;
+}
+
 /// Draws the live edges of the block starting at in-edge `first` of a block-rule vertex of class
 /// `c` whose in-edges end at `end` and whose full blocks hold `block` edges: their offsets in the
 /// block go to `slots` (block_cdf_length entries) and their number is returned. The one block draw
-/// every traversal shares, host and device.
+/// every traversal shares, host and device (the fused GPU traversal makes its two steps apart).
 WF_HOST_DEVICE inline std::uint32_t ic_block_draw(std::uint64_t key, const ic_block_view& blocks, std::uint32_t c,
                                                   std::uint64_t first, std::uint64_t end, std::uint64_t block,
                                                   std::uint32_t* slots) noexcept {
-  const std::uint64_t size = end - first < block ? end - first : block;
-  const std::uint32_t* table = blocks.cdf + (2ULL * c + (size == block ? 0 : 1)) * block_cdf_length;
-  const std::uint32_t k = ic_block_live_count(key, first, table, size);
+  const std::uint64_t size = ic_block_size_at(first, end, block);
+  const std::uint32_t k = ic_block_live_count(key, first, ic_block_table(blocks, c, size, block), size);
   ic_block_live_slots(key, first, size, k, slots);
   return k;
 }
