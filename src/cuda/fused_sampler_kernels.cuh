@@ -325,9 +325,14 @@ __device__ __forceinline__ std::uint64_t ic_slot_items(const ic_slot_rule& r, Wo
 /// whole warp resolves them fused_resolve_depth a lane at a time, their loads in flight together.
 /// Entries: the in-CSR position and a tag (group * words + w) << 6 | colour bit.
 /// (The launcher's "late" test mode shrinks the stage, so that every branch of stage_live runs.)
-inline constexpr unsigned fused_live_capacity = 384;
+/// 320 pairs: five blocks of the light kernel fit an SM's shared memory (fused_light_min_blocks).
+inline constexpr unsigned fused_live_capacity = 320;
 /// Fill from which a warp resolves its stage: a round of up to 128 more pairs still fits.
-inline constexpr unsigned fused_live_resolve = 256;
+inline constexpr unsigned fused_live_resolve = fused_live_capacity - 128;
+/// Blocks of the light kernel an SM holds at least (registers capped at 48): the kernel waits on
+/// memory, and 40 warps an SM that spill ~190 bytes beat 32 warps that spill less (H100, p = 0.2
+/// and 0.1, 32 colours: 6-9% faster; 64 colours 2%).
+inline constexpr int fused_light_min_blocks = 5;
 /// Staged pairs a lane resolves per pass, their loads issued before any is used (H100, p = 0.2:
 /// depth 2 as fast, 8 slower). A pass of 32 x depth pairs discovers at most that many slots, the
 /// room fused_buffer_flush leaves.
@@ -458,7 +463,8 @@ __device__ __forceinline__ void stage_live(const graph_view& g, const fused_args
 /// IC, light slots: a warp takes 32 slots and strides over the concatenation of their items. The
 /// grid is persistent (the launcher does not know the level's counts); the level's first kernel.
 template <class Word>
-__global__ void __launch_bounds__(fused_block_threads) fused_ic_light(graph_view g, fused_args<Word> a) {
+__global__ void __launch_bounds__(fused_block_threads, fused_light_min_blocks) fused_ic_light(graph_view g,
+                                                                                       fused_args<Word> a) {
   __shared__ std::uint32_t buffers[fused_block_threads / 32][fused_buffer_capacity];
   __shared__ unsigned fills[fused_block_threads / 32];
   __shared__ std::uint64_t live_edges[fused_block_threads / 32][fused_live_capacity];
