@@ -45,11 +45,9 @@ template <class OnLive>
 inline void for_each_live_block_edge(std::uint64_t key, const ic_vertex_record& r, const ic_block_view& blocks,
                                      OnLive&& on_live) {
   const std::uint64_t end = std::uint64_t{r.begin} + r.degree;
-  const std::uint32_t* full = blocks.cdf + 2ULL * r.cls * block_cdf_length;
   for (std::uint64_t first = r.begin; first < end; first += r.param) {
-    const std::uint64_t size = end - first < r.param ? end - first : r.param;
-    const std::uint32_t* table = size == r.param ? full : full + block_cdf_length;
-    const std::uint32_t k = ic_block_live_count(key, first, table, size);
+    const std::uint64_t size = ic_block_size_at(first, end, r.param);
+    const std::uint32_t k = ic_block_live_count(key, first, ic_block_table(blocks, r.cls, size, r.param), size);
     if (k == 0) continue;
     std::uint32_t slots[block_cdf_length];
     ic_block_live_slots(key, first, size, k, slots);

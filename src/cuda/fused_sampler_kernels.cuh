@@ -345,6 +345,16 @@ struct live_stage {
   unsigned fill;  // warp-uniform
 };
 
+/// A staged pair's slot at source u (its tag's group * words + w, laid out as slot_of) and colour.
+template <class Word>
+__device__ __forceinline__ std::uint64_t tagged_slot(const fused_args<Word>& a, std::uint32_t u, std::uint32_t tag) {
+  return u * (static_cast<std::uint64_t>(a.num_groups) * a.words) + (tag >> 6);
+}
+template <class Word>
+__device__ __forceinline__ Word tagged_bit(std::uint32_t tag) {
+  return Word{1} << (tag & 63U);
+}
+
 /// Whole warp, converged: resolves the stage's pairs (the colour joins the source's next frontier
 /// where it is new) and empties it.
 template <class Word>
@@ -352,7 +362,6 @@ __device__ __forceinline__ void resolve_live(const graph_view& g, const fused_ar
                                              live_stage& stage, unsigned lane) {
   constexpr unsigned depth = fused_resolve_depth;
   __syncwarp();  // the lanes' stage writes are visible
-  const std::uint64_t slots_per_vertex = static_cast<std::uint64_t>(a.num_groups) * a.words;
   for (unsigned base = 0; base < stage.fill; base += 32 * depth) {
     flush_slots(a, sink, lane, a.buffer_flush);  // room for this pass's discoveries
     std::uint32_t source[depth];
@@ -367,15 +376,13 @@ __device__ __forceinline__ void resolve_live(const graph_view& g, const fused_ar
 #pragma unroll
     for (unsigned r = 0; r < depth; ++r) {
       const unsigned e = base + r * 32 + lane;
-      word[r] = e < stage.fill ? __ldcg(a.visited + source[r] * slots_per_vertex + (tag[r] >> 6)) : Word{0};
+      word[r] = e < stage.fill ? __ldcg(a.visited + tagged_slot(a, source[r], tag[r])) : Word{0};
     }
 #pragma unroll
     for (unsigned r = 0; r < depth; ++r) {
       const unsigned e = base + r * 32 + lane;
-      const Word bit = Word{1} << (tag[r] & 63U);
-      if (e < stage.fill && (word[r] & bit) == 0) {
-        discover(a, sink, source[r] * slots_per_vertex + (tag[r] >> 6), source[r], bit);
-      }
+      const Word bit = tagged_bit<Word>(tag[r]);
+      if (e < stage.fill && (word[r] & bit) == 0) discover(a, sink, tagged_slot(a, source[r], tag[r]), source[r], bit);
     }
   }
   __syncwarp();  // every lane has read the stage before it is written again
@@ -440,11 +447,10 @@ __device__ __forceinline__ void stage_live(const graph_view& g, const fused_args
   if (total > a.live_capacity) {
     std::uint32_t drawn[block_cdf_length];
     ic_block_live_slots(d.key, d.first, d.size, d.live, drawn);
-    const std::uint64_t slots_per_vertex = static_cast<std::uint64_t>(a.num_groups) * a.words;
-    const Word bit = Word{1} << (d.tag & 63U);
+    const Word bit = tagged_bit<Word>(d.tag);
     for (std::uint32_t i = 0; i < d.live; ++i) {
       const std::uint32_t u = g.in_sources[d.first + drawn[i]];
-      const std::uint64_t slot = u * slots_per_vertex + (d.tag >> 6);
+      const std::uint64_t slot = tagged_slot(a, u, d.tag);
       if ((__ldcg(a.visited + slot) & bit) == 0) discover(a, sink, slot, u, bit);
     }
     return;
