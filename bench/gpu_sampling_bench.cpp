@@ -73,6 +73,7 @@ double copy_bandwidth() {
 #endif
 }
 
+#ifdef WF_HAVE_CUDA
 /// Bytes sampling must have read, a lower bound on its traffic. LT: source id and threshold of
 /// every examined in-edge (8 bytes). IC: per expanded vertex (every member) its two in-offsets
 /// (16 bytes), then its in-edges' thresholds (4 bytes each) under the per-edge rule or its class
@@ -93,7 +94,6 @@ double bytes_read_lower_bound(const wildfire::csr_graph& g, const wildfire::ic_b
   return bytes * static_cast<double>(members) / static_cast<double>(sample.members.size());
 }
 
-#ifdef WF_HAVE_CUDA
 /// IMM on the GPU collection: per eps and final-set mode, `runs` unprofiled runs (each on a new
 /// collection: upload excluded, as in gIM's timer) and one profiled run, as a markdown table. The
 /// process's first run allocates from a cold memory pool; later runs find the memory the earlier
@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
   std::uint64_t cpu_sets = 0;  // 0: all
   std::string representation_text = "flat";
   std::string imm_eps;
-  int imm_runs = 3;
+  [[maybe_unused]] int imm_runs = 3;  // read only where CUDA is built
   std::string imm_finals = "reused,fresh";
   std::string groups_text;  // empty: the sampler's default
   for (int i = 2; i + 1 < argc; i += 2) {

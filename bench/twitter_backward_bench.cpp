@@ -335,7 +335,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "--staged-starts takes balanced or together\n");
     return 2;
   }
-  const auto starts = starts_name == "balanced" ? detail::staged_start::balanced : detail::staged_start::together;
+  [[maybe_unused]] const auto starts =  // read only where CUDA is built
+      starts_name == "balanced" ? detail::staged_start::balanced : detail::staged_start::together;
   try {
     rsg_params params;
     params.seed = seed;
