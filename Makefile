@@ -32,7 +32,7 @@ test-quick: build
 
 sanitize: setup
 	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWF_SANITIZE=ON -DWF_ENABLE_CUDA=OFF \
-	  -DWF_BUILD_BENCH=OFF -DWF_WERROR=ON >/dev/null
+	  -DWF_BUILD_BENCH=ON -DWF_WERROR=ON >/dev/null
 	cmake --build build-sanitize -j $(JOBS)
 	cd build-sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \

@@ -4,7 +4,9 @@
 // under IC a pilot of warp-sampled sets measures the mean set size, and sets of at least
 // fused_min_mean_size members (whose frontiers overlap enough to share edge reads) go fused,
 // unless most in-edges belong to vertices of the IC block rule: those draw per (block, colour)
-// on both paths, so fusing has no per-edge reads or hashes to share there.
+// on both paths, so fusing has no per-edge reads or hashes to share there. Sets too dense to keep
+// flat (bitmap, streamed) go fused from fused_dense_min_share of the vertices a set, whatever
+// the block rule: its visited words are the bitmap's columns (no member lists, sort or scatter).
 #include "cuda/cuda_rr_collection.hpp"
 
 #include <cuda_runtime_api.h>
@@ -39,6 +41,12 @@ constexpr std::uint64_t pilot_samples = 64;
 constexpr double fused_min_mean_size = 2048;
 /// Share of in-edges under the IC block rule from which the warp path is kept whatever the size.
 constexpr double warp_min_block_edge_share = 0.5;
+/// Mean set, as a share of the vertices, from which the fused traversal feeds the bitmap and the
+/// streamed chunks under the automatic choice. H100, topcats-like, uniform p, 64 colours into the
+/// bitmap (warp against fused seconds): 2% of n (p = 0.03) 0.67 / 1.36, 7% (0.05) 1.08 / 1.84,
+/// 14% (0.07) 1.39 / 1.49, 25% (0.1) 2.84 / 2.14, 43% (0.15) 2.97 / 1.41. Dense IMM (eps 0.1,
+/// k = 50): p = 0.05 warp 84 s against fused 172 s, p = 0.1 fused 66 s against warp 141 s.
+constexpr double fused_dense_min_share = 1.0 / 6.0;
 /// Sets staged per warp-sampler batch: each launch ends on its longest sets, and a quarter of the
 /// launches spends a quarter of those tails (LJ-like IMM, H100: traversal 120.7 -> 116.5 ms
 /// against batches of 2^20).
@@ -112,7 +120,7 @@ class cuda_rr_collection final : public rr_collection {
                "representation", "the streamed and bitmap representations hold single-round sets");
     if (params.rounds > 1) representation_ = rr_representation::flat;
     if (representation_ == rr_representation::streamed) start_streaming();
-    if (representation_ == rr_representation::bitmap) start_bitmap(prepare_bitmap_feed());
+    if (representation_ == rr_representation::bitmap) start_bitmap(dense_feed());
     const char* profile = std::getenv("WF_CUDA_PROFILE");
     print_profile_ = profile != nullptr && std::string(profile) == "1";
     set_profiling(print_profile_);
@@ -356,7 +364,7 @@ class cuda_rr_collection final : public rr_collection {
     const bool overflow = flat_would_overflow(count);
     const bool dense = mean_set_size() * 64.0 >= static_cast<double>(graph_.num_vertices());
     if (!overflow && !dense) return;
-    const bool fused_feed = prepare_bitmap_feed();  // its memory first: the bitmap takes what is left
+    const std::optional<bool> fused_feed = dense_feed();  // its memory first: the bitmap takes what is left
     // The held sets move over while the store still holds them; the store's room then frees.
     const std::uint32_t n = graph_.num_vertices();
     if (rr_bitmap::bytes_for(n, store_.num_sets()) <= budget_.available_bytes() &&
@@ -364,26 +372,38 @@ class cuda_rr_collection final : public rr_collection {
       start_bitmap(fused_feed);
       return;
     }
-    if (!use_fused_.value_or(false)) fused_.reset();  // made for the bitmap only
-    if (overflow) start_streaming();
+    if (!overflow) {
+      if (!use_fused_.value_or(false)) fused_.reset();  // made for the bitmap only
+      return;
+    }
+    settle_dense_feed(fused_feed);
+    start_streaming();
   }
 
-  /// Whether the bitmap is fed by the fused traversal (made here): when it is forced, and under
-  /// automatic choice with IC if its sampler fits the budget, whatever the block-rule share that
-  /// keeps the flat representation on the warp path: its visited colour words are the bitmap's
-  /// columns, so it writes no member lists and needs no sort or scatter.
-  bool prepare_bitmap_feed() {
+  /// Whether the fused traversal (made here) feeds dense sets (bitmap, streamed chunks): when it
+  /// is forced; under the automatic choice with IC, when the mean set so far reaches
+  /// fused_dense_min_share of the vertices and its sampler fits the budget (nullopt before any
+  /// set: bitmap_generate settles it after a pilot).
+  std::optional<bool> dense_feed() {
     if (requested_ == traversal_kind::fused) {
       ensure_fused();
       return true;
     }
     if (requested_ != traversal_kind::automatic || params_.model != diffusion_model::ic) return false;
+    if (sets_generated_ == 0) return std::nullopt;
+    if (mean_set_size() < fused_dense_min_share * static_cast<double>(graph_.num_vertices())) return false;
     try {
       ensure_fused();
     } catch (const resource_error&) {
-      return false;  // the warp path feeds the bitmap instead
+      return false;  // the warp path feeds them instead
     }
     return true;
+  }
+
+  /// The traversal of the dense sets from here on; a fused sampler they do not use frees its memory.
+  void settle_dense_feed(std::optional<bool> fused_feed) {
+    use_fused_ = fused_feed;
+    if (!fused_feed.value_or(true)) fused_.reset();
   }
 
   void ensure_fused() {
@@ -427,9 +447,9 @@ class cuda_rr_collection final : public rr_collection {
 
 
   /// Switches to the bitmap: the flat sets held so far move into it, in order, and their storage
-  /// is freed. `fused_feed`: later sets come from the fused traversal.
-  void start_bitmap(bool fused_feed) {
-    use_fused_ = fused_feed;  // the traversal is settled from here (prepare_bitmap_feed)
+  /// is freed. `fused_feed`: whether later sets come from the fused traversal (dense_feed).
+  void start_bitmap(std::optional<bool> fused_feed) {
+    settle_dense_feed(fused_feed);
     selector_.drop_index();
     bitmap_ = std::make_unique<rr_bitmap>(graph_.num_vertices(), budget_, stream_.get());
     bitmap_->append(store_);
@@ -442,6 +462,16 @@ class cuda_rr_collection final : public rr_collection {
   /// in; the warp path goes through chunk_ (flat) and scatters each chunk.
   void bitmap_generate(std::uint64_t first_id, std::uint64_t count) {
     if (count == 0) return;
+    if (!use_fused_.has_value()) {
+      // A bitmap asked for before any set: a pilot of warp-sampled sets (kept) settles the feed.
+      const std::uint64_t pilot = std::min(count, pilot_samples);
+      chunk_.clear();
+      sample_warp(chunk_, first_id, pilot);
+      bitmap_->append(chunk_);
+      settle_dense_feed(dense_feed());
+      first_id += pilot;
+      count -= pilot;
+    }
     if (use_fused_.value_or(false)) ensure_fused();  // before the bitmap takes the rest
     bitmap_->reserve(count);
     if (use_fused_.value_or(false)) {

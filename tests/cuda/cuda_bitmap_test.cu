@@ -2,14 +2,16 @@
 // same sets (copy_sets, and the serial reference), member counts, greedy seeds, marginals,
 // coverage and OPIM-C bound as the CPU greedy, for the warp path (scattered chunks) and the fused
 // path (visited words ORed in, 32- and 64-bit colour words, batches that start inside a 64-set
-// word); reached automatically on dense sets, and left for the streamed representation when a later
-// request outgrows the budget; a forced bitmap that cannot fit is a resource_error.
+// word); reached automatically on dense sets, fed by the traversal the pilot's mean set picks, and
+// left for the streamed representation when a later request outgrows the budget; a forced bitmap
+// that cannot fit is a resource_error.
 // Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
@@ -146,31 +148,64 @@ TEST(CudaBitmap, LtSetsOnTheWarpPath) {
   expect_same_selection(bitmap->select(20, true), cpu_greedy(want, g.num_vertices, 20), "LT");
 }
 
+/// Mean member count of the first 64 sets (the automatic choice's pilot) as a share of n.
+double pilot_share(const csr_graph& g, const sampling_params& params) {
+  return static_cast<double>(reference::sample_rr_sets(g, params, 0, 64).num_members()) / 64.0 / g.num_vertices;
+}
+
 // Automatic: the pilot's mean set decides. Dense sets (mean >= n / 64) move to the bitmap, with
-// the pilot's sets, and take the fused traversal; sparse ones stay flat.
+// the pilot's sets; from n / 6 the fused traversal feeds it, below that the warp path. Sparse sets
+// stay flat.
 TEST(CudaBitmap, AutomaticChoiceFollowsTheMeanSetSize) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   sampling_params params;
   params.seed = 12;
   const backend_config config = test::gpu_config();
-  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
-  auto gpu = cuda::make_cuda_rr_collection(config, dense, params);
-  gpu->generate(0, 700);
-  gpu->generate(700, 300);
-  EXPECT_EQ(gpu->stats().representation, "bitmap");
-  EXPECT_EQ(gpu->stats().traversal, "warp+fused");  // the pilot on the warp path, then fused
-  const rr_sets want = reference::sample_rr_sets(dense, params, 0, 1000);
-  ASSERT_GE(static_cast<double>(want.num_members()) / 1000.0 * 64.0, 3100.0);
-  const rr_sets got = gpu->copy_sets(0, 1000);
-  EXPECT_EQ(got.offsets, want.offsets);
-  EXPECT_TRUE(got.members == want.members);
-  expect_same_selection(gpu->select(50, true), cpu_greedy(want, dense.num_vertices, 50), "automatic, dense");
+  for (const auto& [weights, traversal] : {std::pair<std::string, std::string>{"uniform:0.3", "warp+fused"},
+                                           std::pair<std::string, std::string>{"uniform:0.1", "warp"}}) {
+    const csr_graph dense = test::model_hub_graph(3100, weights);
+    const double share = pilot_share(dense, params);
+    ASSERT_GE(share * 64.0, 1.0) << weights;
+    ASSERT_EQ(share * 6.0 >= 1.0, traversal == "warp+fused") << weights << ": pilot mean " << share << " n";
+    auto gpu = cuda::make_cuda_rr_collection(config, dense, params);
+    gpu->generate(0, 700);
+    gpu->generate(700, 300);
+    EXPECT_EQ(gpu->stats().representation, "bitmap") << weights;
+    EXPECT_EQ(gpu->stats().traversal, traversal) << weights;  // the pilot is on the warp path
+    const rr_sets want = reference::sample_rr_sets(dense, params, 0, 1000);
+    const rr_sets got = gpu->copy_sets(0, 1000);
+    EXPECT_EQ(got.offsets, want.offsets) << weights;
+    EXPECT_TRUE(got.members == want.members) << weights;
+    expect_same_selection(gpu->select(50, true), cpu_greedy(want, dense.num_vertices, 50), "automatic, " + weights);
+  }
 
   const csr_graph sparse = test::hub_graph(3000, false);
   auto flat = cuda::make_cuda_rr_collection(config, sparse, params);
   flat->generate(0, 2000);
   ASSERT_LT(static_cast<double>(flat->num_members()) / 2000.0 * 64.0, 3000.0);
   EXPECT_EQ(flat->stats().representation, "flat");
+}
+
+// A bitmap asked for before any set, with the automatic traversal: a pilot of warp-sampled sets
+// settles the feed by the same rule, and the sets stay the CPU's.
+TEST(CudaBitmap, ForcedBitmapSettlesItsFeedAfterAPilot) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  sampling_params params;
+  params.seed = 12;
+  for (const auto& [weights, traversal] : {std::pair<std::string, std::string>{"uniform:0.3", "warp+fused"},
+                                           std::pair<std::string, std::string>{"uniform:0.1", "warp"}}) {
+    const csr_graph g = test::model_hub_graph(3100, weights);
+    ASSERT_EQ(pilot_share(g, params) * 6.0 >= 1.0, traversal == "warp+fused") << weights;
+    auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(), g, params, cuda::rr_representation::bitmap);
+    gpu->generate(0, 100);  // its first 64 sets are the pilot
+    gpu->generate(100, 400);
+    EXPECT_EQ(gpu->stats().traversal, traversal) << weights;
+    const rr_sets want = reference::sample_rr_sets(g, params, 0, 500);
+    const rr_sets got = gpu->copy_sets(0, 500);
+    EXPECT_EQ(got.offsets, want.offsets) << weights;
+    EXPECT_TRUE(got.members == want.members) << weights;
+    EXPECT_EQ(gpu->num_members(), want.num_members()) << weights;
+  }
 }
 
 // The automatic bitmap, chosen on the first sets, cannot hold a later request within the budget:
