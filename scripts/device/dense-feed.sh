@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Dense regime (issue 7): which traversal should feed the bitmap and streamed representations.
 # IMM IC, k = 50, eps = 0.1, --reuse-rrsets on topcats-like (gen_powerlaw --n 1791489 --m 28511807
-# --seed 1), uniform p, WF_CUDA_PROFILE=1, with the sampler forced per run. From the repository
-# root with $OUT set; the graph is kept under $build/graphs while the machine stays up.
-#   WF_DENSE_FEED_RUNS="P:SAMPLER[:LIMIT_S] ..."  (default "0.1:auto 0.1:warp 0.05:warp")
+# --seed 1; WF_DENSE_FEED_LIKE=youtube etc. for another size, lib/common.sh), uniform p,
+# WF_CUDA_PROFILE=1, with the sampler forced per run. From the repository root with $OUT set; the
+# graph is kept under $build/graphs while the machine stays up.
+#   WF_DENSE_FEED_RUNS="P:SAMPLER[:LIMIT_S] ..."  (default "0.1:auto 0.1:warp 0.05:warp"; "" runs none)
 #   WF_DENSE_FEED_SWEEP="P:SETS ..."  (default none): sampling alone into the bitmap, warp against
-#     fused (64 colours), gpu_sampling_bench, to $OUT/dense-feed/sweep.md
+#     fused (64 colours), gpu_sampling_bench, to $OUT/dense-feed/sweep_<like>.md
 # Writes $OUT/dense-feed/<p>_<sampler>.json|log and feed.md (time by phase, representation,
 # memory, and whether every run of the same p chose the same seeds).
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/dense-feed"; mkdir -p "$out"
 wf=$build/apps/wildfire/wildfire
-graph="$build/graphs/topcats_like.wfg"
+like=${WF_DENSE_FEED_LIKE:-topcats}
+graph="$build/graphs/${like}_like.wfg"
 
 if [[ ! -s $graph ]]; then
   mkdir -p "$(dirname "$graph")"
-  wf_gen_like topcats "$graph.txt" "$out/gen.log"; gen_pid=$!
+  wf_gen_like "$like" "$graph.txt" "$out/gen.log"; gen_pid=$!
 fi
 wf_build --fatal wildfire gpu_sampling_bench
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1
@@ -27,7 +29,7 @@ if [[ -n ${gen_pid:-} ]]; then
 fi
 echo "build and graph ready ($(elapsed) s)"
 
-for run in ${WF_DENSE_FEED_RUNS:-0.1:auto 0.1:warp 0.05:warp}; do
+for run in ${WF_DENSE_FEED_RUNS-0.1:auto 0.1:warp 0.05:warp}; do
   IFS=: read -r p sampler limit <<< "$run"
   name="p${p}_${sampler}"
   t=$(date +%s%N)
@@ -43,10 +45,10 @@ for point in ${WF_DENSE_FEED_SWEEP:-}; do
   IFS=: read -r p sets <<< "$point"
   timeout 120 $build/bench/gpu_sampling_bench "$graph" --weights "uniform:$p" --sets "$sets" --cpu-sets 4 --check 4 \
     --representation bitmap --traversals warp,fused --colours 64 --cpu-threads "$(nproc)" \
-    >> "$out/sweep.md" 2>> "$out/sweep.err"
+    >> "$out/sweep_$like.md" 2>> "$out/sweep_$like.err"
   echo "sweep p=$p: exit $? ($(elapsed) s)"
 done
-[[ -s $out/sweep.md ]] && grep "^| gpu" "$out/sweep.md"
+[[ -s $out/sweep_$like.md ]] && grep "^| gpu" "$out/sweep_$like.md"
 
 python3 - "$out" > "$out/feed.md" <<'PY'
 import glob, json, os, sys

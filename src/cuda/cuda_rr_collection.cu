@@ -42,11 +42,12 @@ constexpr double fused_min_mean_size = 2048;
 /// Share of in-edges under the IC block rule from which the warp path is kept whatever the size.
 constexpr double warp_min_block_edge_share = 0.5;
 /// Mean set, as a share of the vertices, from which the fused traversal feeds the bitmap and the
-/// streamed chunks under the automatic choice. H100, topcats-like, uniform p, 64 colours into the
-/// bitmap (warp against fused seconds): 2% of n (p = 0.03) 0.67 / 1.36, 7% (0.05) 1.08 / 1.84,
-/// 14% (0.07) 1.39 / 1.49, 25% (0.1) 2.84 / 2.14, 43% (0.15) 2.97 / 1.41. Dense IMM (eps 0.1,
-/// k = 50): p = 0.05 warp 84 s against fused 172 s, p = 0.1 fused 66 s against warp 141 s.
-constexpr double fused_dense_min_share = 1.0 / 6.0;
+/// streamed chunks under the automatic choice. H100, uniform p, 64 colours into the bitmap, warp
+/// and fused equally fast at a mean set of ~16% of n on topcats-like, ~17% on youtube-like, ~26%
+/// on dblp-like (docs/benchmarks/cuda.md, twenty-seventh session); either side of that, the
+/// faster one wins by 1.1-2.2x. Dense IMM on topcats-like (eps 0.1, k = 50): p = 0.05 (7% of n)
+/// warp 84 s against fused 172 s, p = 0.1 (25%) fused 66 s against warp 141 s.
+constexpr double fused_dense_min_share = 0.2;
 /// Sets staged per warp-sampler batch: each launch ends on its longest sets, and a quarter of the
 /// launches spends a quarter of those tails (LJ-like IMM, H100: traversal 120.7 -> 116.5 ms
 /// against batches of 2^20).
