@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,17 +18,11 @@
 #include "wildfire/graph/graph_loader.hpp"
 #include "wildfire/util/resource_usage.hpp"
 #include "wildfire/version.hpp"
+#include "bench_args.hpp"
 
 namespace {
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
+using wildfire::bench::split;
 
 struct bench_options {
   wildfire::graph_load_options graph;

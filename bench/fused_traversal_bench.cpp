@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,25 +20,14 @@
 #include "wildfire/graph/graph_loader.hpp"
 #include "wildfire/util/resource_usage.hpp"
 #include "wildfire/version.hpp"
+#include "bench_args.hpp"
 
 namespace {
 
+using wildfire::bench::arg;
+using wildfire::bench::split;
+
 using namespace wildfire;
-
-std::string arg(int argc, char** argv, const std::string& name, const std::string& fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (argv[i] == "--" + name) return argv[i + 1];
-  return fallback;
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 struct measurement {
   double seconds = 0;

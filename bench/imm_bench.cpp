@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,25 +19,14 @@
 #include "wildfire/algorithms/spread_check.hpp"
 #include "wildfire/util/resource_usage.hpp"
 #include "wildfire/version.hpp"
+#include "bench_args.hpp"
 
 namespace {
 
+using wildfire::bench::arg;
+using wildfire::bench::split;
+
 using namespace wildfire;
-
-std::string arg(int argc, char** argv, const std::string& name, const std::string& fallback) {
-  for (int i = 1; i + 1 < argc; ++i)
-    if (argv[i] == "--" + name || argv[i] == "-" + name) return argv[i + 1];
-  return fallback;
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
