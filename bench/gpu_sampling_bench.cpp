@@ -5,6 +5,7 @@
 // Usage: gpu_sampling_bench GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64]
 //        [--traversals warp,fused,auto] [--cpu-threads T] [--cpu-sets N] [--check N]
 //        [--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--imm-final reused,fresh] [--groups 1,8,64]
+//        [--masks off,on,auto]
 // The CPU samples the first --cpu-sets ids (default all; the dense regime's sets make all too
 // slow there), and the first --check of them are compared with every GPU row. GPU rows sample
 // into the --representation (default flat: the traversals compared with the same extraction),
@@ -12,7 +13,9 @@
 // the bitmap's scatter, are the rest). A colour count the fused path refuses prints a row saying so.
 // --groups repeats every fused row with WF_FUSED_GROUPS set to each value (groups of colours in
 // flight per batch: parallelism against the colour masks' cache footprint); "levels" is the fused
-// traversal's levels with work, over all its batches.
+// traversal's levels with work, over all its batches. --masks repeats every fused row with
+// WF_FUSED_MASKS set to each value (the IC edge masks: off, on, auto), and a fused row says how
+// many of its batches drew them.
 // With --imm it instead runs IMM (k = 50, reused and fresh final sets) on the GPU collection R
 // times unprofiled and once profiled, and prints where the time went (cuda_collection_profile):
 // generate/select calls, sampler batches, index segments, traversal/store/index/greedy seconds.
@@ -159,7 +162,8 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s GRAPH [--weights W] [--model IC|LT] [--sets N] [--colours 8,32,64] "
                  "[--traversals warp,fused] [--cpu-threads T] [--cpu-sets N] [--check N] "
-                 "[--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--imm-final reused,fresh] [--groups 1,8,64]\n", argv[0]);
+                 "[--representation flat|bitmap|auto] [--imm EPS,...] [--imm-runs R] [--imm-final reused,fresh] [--groups 1,8,64] "
+                 "[--masks off,on,auto]\n", argv[0]);
     return 2;
   }
   graph_load_options options;
@@ -176,6 +180,7 @@ int main(int argc, char** argv) {
   [[maybe_unused]] int imm_runs = 3;  // read only where CUDA is built
   std::string imm_finals = "reused,fresh";
   std::string groups_text;  // empty: the sampler's default
+  std::string masks_text;   // WF_FUSED_MASKS values (on, off, auto: the default); empty: as set
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
@@ -192,6 +197,7 @@ int main(int argc, char** argv) {
     else if (flag == "--imm-runs") imm_runs = std::stoi(value);
     else if (flag == "--imm-final") imm_finals = value;
     else if (flag == "--groups") groups_text = value;
+    else if (flag == "--masks") masks_text = value;
   }
   try {
     const auto load_start = std::chrono::steady_clock::now();
@@ -259,7 +265,8 @@ int main(int argc, char** argv) {
     for (const auto& traversal_name : split(traversals_text)) {
       const traversal_kind traversal = parse_traversal_kind(traversal_name);
       const auto colour_list = traversal == traversal_kind::fused ? split(colours_text) : std::vector<std::string>{"-"};
-      std::vector<std::string> row_list;  // colours, or colours/groups with --groups
+      // colours, then /groups with --groups and " masks M" with --masks (fused rows)
+      std::vector<std::string> row_list;
       for (const auto& colour_text : colour_list) {
         if (colour_text == "-" || groups_text.empty()) {
           row_list.push_back(colour_text);
@@ -267,10 +274,20 @@ int main(int argc, char** argv) {
           for (const auto& groups : split(groups_text)) row_list.push_back(colour_text + "/" + groups);
         }
       }
+      if (traversal != traversal_kind::warp && !masks_text.empty()) {
+        std::vector<std::string> with_masks;
+        for (const auto& masks : split(masks_text))
+          for (const auto& row : row_list) with_masks.push_back(row + " masks " + masks);
+        row_list = with_masks;
+      }
       for (const auto& row_text : row_list) {
-        const std::string colour_text = row_text.substr(0, row_text.find('/'));
-        if (row_text.find('/') != std::string::npos) {
-          setenv("WF_FUSED_GROUPS", row_text.substr(row_text.find('/') + 1).c_str(), 1);  // read by the sampler
+        const std::string colours_and_groups = row_text.substr(0, row_text.find(' '));
+        const std::string colour_text = colours_and_groups.substr(0, colours_and_groups.find('/'));
+        if (colours_and_groups.find('/') != std::string::npos) {
+          setenv("WF_FUSED_GROUPS", colours_and_groups.substr(colours_and_groups.find('/') + 1).c_str(), 1);  // read by the sampler
+        }
+        if (row_text.find(" masks ") != std::string::npos) {
+          setenv("WF_FUSED_MASKS", row_text.substr(row_text.find(" masks ") + 7).c_str(), 1);  // read by the sampler
         }
         backend_config config;
         config.device = device_kind::gpu;
@@ -288,8 +305,11 @@ int main(int argc, char** argv) {
           const rr_sets gpu_sets = gpu->copy_sets(0, check);
           const bool same = gpu_sets.offsets == cpu_copy.offsets && gpu_sets.members == cpu_copy.members;
           const double bytes_per_second = bytes_read_lower_bound(g, plan, params.model, gpu_sets, members, s) / seconds;
-          std::printf("| gpu | %s | %s | %llu | %.1f | %.3f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s | %llu |\n",
-                      s.traversal.c_str(), row_text.c_str(), static_cast<unsigned long long>(sets),
+          const std::string masked = p.fused_batches == 0 ? ""
+                                     : " (" + std::to_string(p.fused_mask_batches) + "/" +
+                                           std::to_string(p.fused_batches) + " batches masked)";
+          std::printf("| gpu | %s | %s%s | %llu | %.1f | %.3f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s | %llu |\n",
+                      s.traversal.c_str(), row_text.c_str(), masked.c_str(), static_cast<unsigned long long>(sets),
                       static_cast<double>(members) / static_cast<double>(sets), seconds, p.traversal_seconds,
                       static_cast<double>(sets) / seconds, static_cast<double>(s.edges_examined) / seconds,
                       bytes_per_second, bandwidth > 0 ? 100.0 * bytes_per_second / bandwidth : 0.0,

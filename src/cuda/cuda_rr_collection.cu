@@ -46,7 +46,9 @@ constexpr double warp_min_block_edge_share = 0.5;
 /// and fused equally fast at a mean set of ~16% of n on topcats-like, ~17% on youtube-like, ~26%
 /// on dblp-like (docs/benchmarks/cuda.md, twenty-seventh session); either side of that, the
 /// faster one wins by 1.1-2.2x. Dense IMM on topcats-like (eps 0.1, k = 50): p = 0.05 (7% of n)
-/// warp 84 s against fused 172 s, p = 0.1 (25%) fused 66 s against warp 141 s.
+/// warp 84 s against fused 172 s, p = 0.1 (25%) fused 66 s against warp 141 s. Measured before
+/// the fused traversal drew edge masks (fused_sampler.hpp), which halved the fused p = 0.1 run
+/// (H200: 58.8 -> 30.9 s): the break-even is lower now, by how much is not measured yet.
 constexpr double fused_dense_min_share = 0.2;
 /// Sets staged per warp-sampler batch: each launch ends on its longest sets, and a quarter of the
 /// launches spends a quarter of those tails (LJ-like IMM, H100: traversal 120.7 -> 116.5 ms
@@ -277,6 +279,8 @@ class cuda_rr_collection final : public rr_collection {
     p.warp_retries = warp_ ? warp_->retries() : 0;
     p.index_seconds = selector_.index_seconds();
     p.fused_levels = fused_ ? fused_->profile().levels : 0;
+    p.fused_batches = fused_ ? fused_->profile().traversals : 0;
+    p.fused_mask_batches = fused_ ? fused_->profile().mask_batches : 0;
     p.profiling = profiling_;
     return p;
   }
@@ -440,9 +444,10 @@ class cuda_rr_collection final : public rr_collection {
                  static_cast<double>(f.items), static_cast<double>(fused_->edges_examined()),
                  slots > 0 ? static_cast<double>(fused_members_) / slots : 0.0,
                  slots > 0 ? static_cast<double>(f.items) / slots : 0.0);
-    std::fprintf(stderr, "%s fused kernels (cudaEvent, profiling %s): setup %.3f s, light %.3f s, heavy %.3f s, "
-                 "extract %.3f s\n",
-                 prefix, profiling_ ? "on" : "off", f.setup_ms / 1e3, f.light_ms / 1e3, f.heavy_ms / 1e3,
+    std::fprintf(stderr, "%s fused kernels (cudaEvent, profiling %s): setup %.3f s, edge masks %.3f s (%llu of the "
+                 "batches), light %.3f s, heavy %.3f s, extract %.3f s\n",
+                 prefix, profiling_ ? "on" : "off", f.setup_ms / 1e3, f.masks_ms / 1e3,
+                 static_cast<unsigned long long>(f.mask_batches), f.light_ms / 1e3, f.heavy_ms / 1e3,
                  f.extract_ms / 1e3);
   }
 
@@ -528,6 +533,7 @@ class cuda_rr_collection final : public rr_collection {
     ensure_fused();
     const std::uint64_t before = target.num_members();
     const auto start = std::chrono::steady_clock::now();
+    if (sets_generated_ > 0) fused_->set_expected_set_size(mean_set_size());
     fused_->sample(first_id, count, target);
     if (profiling_) WF_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     const double seconds = seconds_since(start);

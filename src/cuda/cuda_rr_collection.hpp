@@ -70,6 +70,8 @@ struct cuda_collection_profile {
   double warp_seconds = 0;             // their part of traversal_seconds
   double fused_seconds = 0;
   std::uint64_t fused_levels = 0;      // fused traversal levels with work, over all batches
+  std::uint64_t fused_batches = 0;     // fused traversal batches, and those with edge masks
+  std::uint64_t fused_mask_batches = 0;
   bool profiling = false;
 };
 

@@ -8,6 +8,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "cuda/fused_mask_kernels.cuh"
 #include "cuda/fused_sampler_kernels.cuh"
 #include "cuda/resident_grid.hpp"
 
@@ -29,6 +30,8 @@ constexpr unsigned late_live_resolve = 16;
 /// persistent-grid launches each) instead of a host round trip per level.
 constexpr std::uint32_t first_poll_levels = 4;
 constexpr std::uint32_t max_poll_levels = 16;
+/// Profiling events a level records (launch_level).
+constexpr std::size_t events_per_level = 3;
 
 std::uint64_t groups_from_environment() {
   const char* text = std::getenv("WF_FUSED_GROUPS");
@@ -56,6 +59,11 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   // direct fallbacks run.
   const char* queue_mode = std::getenv("WF_FUSED_QUEUE");
   late_queue_ = queue_mode != nullptr && std::string_view(queue_mode) == "late";
+  if (const char* masks = std::getenv("WF_FUSED_MASKS"); masks != nullptr) {
+    if (std::string_view(masks) == "on") mask_mode_ = mask_mode::on;
+    if (std::string_view(masks) == "off") mask_mode_ = mask_mode::off;
+  }
+  if (params.model != diffusion_model::ic || colours % 32 != 0) mask_mode_ = mask_mode::off;
   buffer_flush_ = late_queue_ ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
   words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
@@ -67,7 +75,7 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   const std::uint64_t tile_bytes = static_cast<std::uint64_t>(colours) * tiles_ * sizeof(std::uint32_t);
   const std::uint64_t per_group =
       slots * (3 * word_bytes_ + 2 * sizeof(std::uint32_t)) + tile_bytes + colours * sizeof(std::uint64_t);
-  const std::uint64_t fixed = n * (sizeof(uint2) + 1);  // the per-vertex rules
+  const std::uint64_t fixed = n * (sizeof(uint2) + 2);  // the per-vertex rules
   std::uint64_t groups = budget.available_bytes() > 2 * fixed ? (budget.available_bytes() / 2 - fixed) / per_group : 0;
   // Slot ids are 32-bit.
   groups = std::min<std::uint64_t>(groups, ((1ULL << 32) - 2) / slots);
@@ -91,9 +99,11 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   examined_ = device_buffer<unsigned long long>(budget, 1 + kernels::fused_stat_count, "fused edge and level counters");
   rules_ = device_buffer<uint2>(budget, n, "fused per-vertex rules");
   heavy_ = device_buffer<std::uint8_t>(budget, n, "fused per-vertex heavy flags");
+  mask_heavy_ = device_buffer<std::uint8_t>(budget, n, "fused per-vertex heavy flags under edge masks");
   if (graph.num_vertices > 0) {
     kernels::fused_plan_vertices<<<blocks_for(graph.num_vertices), kernels::fused_block_threads, 0, stream>>>(
-        graph, params.model == diffusion_model::ic ? blocks : ic_block_view{}, rules_.data(), heavy_.data());
+        graph, params.model == diffusion_model::ic ? blocks : ic_block_view{}, rules_.data(), heavy_.data(),
+        mask_heavy_.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(unsigned)));
@@ -104,14 +114,22 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
                                               tile_counts_.size(), stream));
   scan_scratch_ = device_buffer<unsigned char>(budget, std::max<std::size_t>(scan_bytes, 1), "CUB scan scratch");
   if (word_bytes_ == 8) {
-    light_grid_ = persistent_grid(params.model == diffusion_model::ic ? kernels::fused_ic_light<unsigned long long>
-                                                                      : kernels::fused_lt<unsigned long long>);
-    heavy_grid_ = persistent_grid(kernels::fused_ic_heavy<unsigned long long>);
+    size_grids<unsigned long long>();
   } else {
-    light_grid_ = persistent_grid(params.model == diffusion_model::ic ? kernels::fused_ic_light<unsigned>
-                                                                      : kernels::fused_lt<unsigned>);
-    heavy_grid_ = persistent_grid(kernels::fused_ic_heavy<unsigned>);
+    size_grids<unsigned>();
   }
+}
+
+template <class Word>
+void fused_sampler::size_grids() {
+  light_grid_ = persistent_grid(params_.model == diffusion_model::ic ? kernels::fused_ic_light<Word>
+                                                                     : kernels::fused_lt<Word>);
+  heavy_grid_ = persistent_grid(kernels::fused_ic_heavy<Word>);
+  if (mask_mode_ == mask_mode::off) return;
+  mask_draw_grid_ = persistent_grid(kernels::fused_draw_edge_masks<Word>);
+  mask_light_grid_ = persistent_grid(kernels::fused_mask_light<Word>);
+  mask_heavy_grid_ = persistent_grid(kernels::fused_mask_heavy<Word>);
+  mask_settle_grid_ = persistent_grid(kernels::fused_settle_level<Word>);
 }
 
 fused_sampler::~fused_sampler() {
@@ -122,9 +140,9 @@ fused_sampler::~fused_sampler() {
 
 void fused_sampler::set_profiling(bool on) {
   profiling_ = on;
-  // Per poll: three events per level (before the light kernel, between, after the heavy one),
-  // then two for the setup and two for the extraction.
-  while (on && events_.size() < 3 * max_poll_levels + 4) {
+  // Per poll: three events per level (before the light kernel, between, after the heavy one and
+  // the settling), then two for the setup, two for the extraction and one where the edge masks start.
+  while (on && events_.size() < events_per_level * max_poll_levels + 5) {
     cudaEvent_t e = nullptr;
     WF_CUDA_CHECK(cudaEventCreate(&e));
     events_.push_back(e);
@@ -138,28 +156,63 @@ void fused_sampler::add_event_time(std::size_t from, std::size_t to, double& sum
 }
 
 void fused_sampler::sample(std::uint64_t first_id, std::uint64_t count, rr_store& store) {
-  sample_batches(first_id, count, static_cast<std::uint64_t>(colours_) * flat_groups_, store);
+  sample_batches(first_id, count, flat_groups_, store);
 }
 
 void fused_sampler::sample(std::uint64_t first_id, std::uint64_t count, rr_bitmap& bitmap) {
-  sample_batches(first_id, count, static_cast<std::uint64_t>(colours_) * max_groups_, bitmap);
+  sample_batches(first_id, count, max_groups_, bitmap);
+}
+
+std::uint32_t fused_sampler::mask_groups_for_next_batch(std::uint32_t group_cap) {
+  if (mask_mode_ == mask_mode::off || masks_refused_) return 0;
+  // Automatic: without an expected set size, a pilot of one group measures it, with the masks,
+  // whose cost per group is bounded by the graph's blocks (the draws' per-level work on dense sets
+  // is not); below the threshold the masks' memory goes back to the budget.
+  const bool pilot = mask_mode_ == mask_mode::automatic && expected_set_size_ < 0;
+  if (mask_mode_ == mask_mode::automatic && !pilot &&
+      expected_set_size_ < fused_mask_min_share * static_cast<double>(graph_.num_vertices)) {
+    masks_.reset();
+    mask_groups_ = 0;
+    return 0;
+  }
+  const std::uint32_t wanted = pilot ? 1 : group_cap;
+  if (mask_groups_ < wanted) {
+    // A group's masks: a colour word per in-edge and word. They take at most half the budget left,
+    // as the colour words did (the sets and their index need the rest).
+    masks_.reset();
+    mask_groups_ = 0;
+    const std::uint64_t per_group = std::max<std::uint64_t>(graph_.num_edges, 1) * words_ * word_bytes_;
+    const std::uint64_t groups = std::min<std::uint64_t>(budget_->available_bytes() / 2 / per_group, wanted);
+    if (groups == 0) {
+      masks_refused_ = true;  // draw per item from then on
+      return 0;
+    }
+    masks_ = device_buffer<unsigned char>(*budget_, groups * per_group, "fused edge masks");
+    mask_groups_ = static_cast<std::uint32_t>(groups);
+  }
+  return std::min(wanted, mask_groups_);
 }
 
 template <class Target>
-void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint64_t per_batch,
+void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint32_t group_cap,
                                    Target& target) {
   for (std::uint64_t done = 0; done < count;) {
+    const std::uint32_t mask_groups = mask_groups_for_next_batch(group_cap);
+    const bool masks = mask_groups > 0;
+    const std::uint64_t per_batch = static_cast<std::uint64_t>(colours_) * (masks ? mask_groups : group_cap);
     const auto batch = static_cast<std::uint32_t>(std::min(per_batch, count - done));
-    const std::size_t extract_events = 3 * max_poll_levels + 2;
+    const std::size_t extract_events = events_per_level * max_poll_levels + 2;
+    std::uint64_t members = 0;
     if (word_bytes_ == 8) {
-      const auto a = traverse<unsigned long long>(first_id + done, batch);
+      const auto a = traverse<unsigned long long>(first_id + done, batch, masks);
       if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
-      extract(a, target);
+      members = extract(a, target);
     } else {
-      const auto a = traverse<unsigned>(first_id + done, batch);
+      const auto a = traverse<unsigned>(first_id + done, batch, masks);
       if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
-      extract(a, target);
+      members = extract(a, target);
     }
+    expected_set_size_ = static_cast<double>(members) / batch;
     if (profiling_) {
       WF_CUDA_CHECK(cudaEventRecord(events_[extract_events + 1], stream_));
       WF_CUDA_CHECK(cudaEventSynchronize(events_[extract_events + 1]));
@@ -182,9 +235,17 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   a.next_light = counters_.data() + 2 * ((level + 1) % 3);
   a.next_heavy = a.next_light + 1;
   a.stale_counts = counters_.data() + 2 * ((level + 2) % 3);
-  const std::size_t event = 3 * (level % max_poll_levels);
+  const std::size_t event = events_per_level * (level % max_poll_levels);
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event], stream_));
-  if (params_.model == diffusion_model::ic) {
+  if (a.masks != nullptr) {
+    kernels::fused_mask_light<Word><<<mask_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+    if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
+    kernels::fused_mask_heavy<Word><<<mask_heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+    kernels::fused_settle_level<Word><<<mask_settle_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+  } else if (params_.model == diffusion_model::ic) {
     kernels::fused_ic_light<Word><<<light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
     if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
@@ -199,7 +260,7 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
 }
 
 template <class Word>
-kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::uint32_t num_samples) {
+kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::uint32_t num_samples, bool masks) {
   const std::uint32_t groups = (num_samples + colours_ - 1) / colours_;
   const std::uint64_t n = graph_.num_vertices;
   const std::uint64_t slots = n * words_ * groups;
@@ -225,11 +286,13 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.stats = examined_.data() + 1;
   a.blocks = params_.model == diffusion_model::ic ? blocks_ : ic_block_view{};
   a.rules = rules_.data();
-  a.heavy = heavy_.data();
+  a.heavy = masks ? mask_heavy_.data() : heavy_.data();
+  a.masks = masks ? reinterpret_cast<const Word*>(masks_.data()) : nullptr;
+  a.mask_plane = graph_.num_edges;
   a.buffer_flush = buffer_flush_;
   a.live_capacity = late_queue_ ? late_live_capacity : kernels::fused_live_capacity;
   a.live_resolve = late_queue_ ? late_live_resolve : kernels::fused_live_resolve;
-  const std::size_t setup_events = 3 * max_poll_levels;
+  const std::size_t setup_events = events_per_level * max_poll_levels;
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events], stream_));
   if (slots > 0) {
     WF_CUDA_CHECK(cudaMemsetAsync(a.visited, 0, slots * sizeof(Word), stream_));
@@ -241,6 +304,13 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
 
   kernels::fused_roots<Word><<<blocks_for(num_samples), kernels::fused_block_threads, 0, stream_>>>(graph_, a);
   WF_CUDA_CHECK(cudaGetLastError());
+  const std::size_t mask_event = events_per_level * max_poll_levels + 4;
+  if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[mask_event], stream_));
+  if (masks) {
+    kernels::fused_draw_edge_masks<Word><<<mask_draw_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+    ++profile_.mask_batches;
+  }
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events + 1], stream_));
   // Levels are queued a chunk at a time; the ring entry the next level would read tells whether
   // the traversal has ended (empty levels past the end do nothing and keep it empty).
@@ -253,9 +323,12 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
     WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     ++profile_.polls;
     if (profiling_) {
-      if (chunk_first == 0) add_event_time(setup_events, setup_events + 1, profile_.setup_ms);
+      if (chunk_first == 0) {
+        add_event_time(setup_events, mask_event, profile_.setup_ms);
+        add_event_time(mask_event, setup_events + 1, profile_.masks_ms);
+      }
       for (std::uint32_t l = chunk_first; l < level; ++l) {
-        const std::size_t event = 3 * (l % max_poll_levels);
+        const std::size_t event = events_per_level * (l % max_poll_levels);
         add_event_time(event, event + 1, profile_.light_ms);
         add_event_time(event + 1, event + 2, profile_.heavy_ms);
       }
@@ -279,7 +352,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
 }
 
 template <class Word>
-void fused_sampler::extract(const kernels::fused_args<Word>& a, rr_store& store) {
+std::uint64_t fused_sampler::extract(const kernels::fused_args<Word>& a, rr_store& store) {
   const std::uint32_t groups = a.num_groups;
   const std::uint32_t num_samples = a.num_samples;
   // Extraction: per-tile popcounts, one scan, then a write pass that keeps each set sorted.
@@ -304,10 +377,11 @@ void fused_sampler::extract(const kernels::fused_args<Word>& a, rr_store& store)
       tile_counts_.data(), tiles_, num_samples, store.num_members(), store.offsets_end());
   WF_CUDA_CHECK(cudaGetLastError());
   store.commit(num_samples, total);
+  return total;
 }
 
 template <class Word>
-void fused_sampler::extract(const kernels::fused_args<Word>& a, rr_bitmap& bitmap) {
+std::uint64_t fused_sampler::extract(const kernels::fused_args<Word>& a, rr_bitmap& bitmap) {
   // examined_ now counts the batch's members (its edge count was read by traverse).
   WF_CUDA_CHECK(cudaMemsetAsync(examined_.data(), 0, sizeof(unsigned long long), stream_));
   const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * graph_.num_vertices * words_;
@@ -320,6 +394,7 @@ void fused_sampler::extract(const kernels::fused_args<Word>& a, rr_bitmap& bitma
   WF_CUDA_CHECK(cudaMemcpyAsync(&members, examined_.data(), sizeof(members), cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
   bitmap.commit(a.num_samples, members);
+  return members;
 }
 
 }  // namespace wildfire::cuda

@@ -1,4 +1,5 @@
-// Launcher of the fused multi-colour RR traversal (fused_sampler_kernels.cuh): batches of
+// Launcher of the fused multi-colour RR traversal (fused_sampler_kernels.cuh, and under IC with
+// dense sets fused_mask_kernels.cuh): batches of
 // groups x colours samples traverse level by level and are extracted straight into the store,
 // sorted, by a scan over per-tile colour popcounts, or ORed as bit columns into the bitmap
 // representation (bitmap_coverage.hpp): a visited colour word is the membership of its vertex in
@@ -28,6 +29,11 @@ constexpr bool fused_colours_supported(std::uint32_t colours) noexcept {
   return colours == 8 || colours == 16 || (colours >= 32 && colours <= 1024 && colours % 32 == 0);
 }
 
+/// Mean set, as a share of the vertices, from which a batch draws edge masks (automatic choice).
+/// H200, topcats-like, 64 colours: masks against per-item draws 1.49 against 1.71 s at a mean set
+/// of 7% of n (p = 0.05), 1.04 against 1.97 s at 25%, 0.65 against 1.45 s at 58%.
+constexpr double fused_mask_min_share = 0.05;
+
 /// Where the fused traversal's work and time went (WF_CUDA_PROFILE=1 prints it; docs/gpu.md). The
 /// counts are always kept (one device read per batch); the milliseconds are cudaEvent times taken
 /// only with profiling on.
@@ -41,9 +47,11 @@ struct fused_profile {
   std::uint64_t light_slots = 0;      // (group, vertex, word) slots expanded a warp per 32
   std::uint64_t heavy_slots = 0;      // slots expanded a block each
   std::uint64_t items = 0;            // IC work items: (block, colour) pairs or (edge, word) pairs
-  double setup_ms = 0;                // clearing the masks and drawing the roots
+  std::uint64_t mask_batches = 0;     // batches traversed with edge masks (their items: (edge, word) pairs)
+  double setup_ms = 0;                // clearing the colour words and drawing the roots
+  double masks_ms = 0;                // drawing the edge masks
   double light_ms = 0;                // light kernels (the LT kernel under LT)
-  double heavy_ms = 0;                // heavy kernels
+  double heavy_ms = 0;                // heavy kernels (and the settling of the levels with edge masks)
   double extract_ms = 0;              // members to the store or words to the bitmap
 };
 
@@ -56,7 +64,11 @@ class fused_sampler {
   /// The environment's WF_FUSED_GROUPS (a positive integer) caps the groups in flight, to measure
   /// the trade between parallelism and the masks' cache footprint; WF_FUSED_QUEUE=late flushes
   /// the per-warp queue buffers only when full and shrinks the live stages, so that tests cover the
-  /// direct fallbacks.
+  /// direct fallbacks. WF_FUSED_MASKS=on / off forces / forbids the edge masks (IC, colours a
+  /// multiple of 32, and the masks of one group must fit half the budget left); unset, a batch
+  /// takes them when the expected set (set_expected_set_size, then the last batch's mean) holds
+  /// at least fused_mask_min_share of the vertices, and a first batch with no expected set is a
+  /// one-group pilot with them.
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
                 std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
@@ -70,6 +82,10 @@ class fused_sampler {
   /// set bitmap.num_sets() + i is sample first_id + i. Blocks.
   void sample(std::uint64_t first_id, std::uint64_t count, rr_bitmap& bitmap);
 
+  /// The mean set size the next batch should expect (the caller's sets so far); each batch then
+  /// updates it with its own mean.
+  void set_expected_set_size(double members) noexcept { expected_set_size_ = members; }
+
   std::uint64_t edges_examined() const noexcept { return edges_examined_; }
   /// Groups per batch into a bitmap; a flat store's batches may hold fewer (32-bit positions).
   std::uint32_t max_groups() const noexcept { return max_groups_; }
@@ -80,7 +96,12 @@ class fused_sampler {
 
  private:
   template <class Target>
-  void sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint64_t per_batch, Target& target);
+  void sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint32_t group_cap, Target& target);
+  /// Groups of the next batch if it traverses with edge masks (allocated here), else 0.
+  std::uint32_t mask_groups_for_next_batch(std::uint32_t group_cap);
+  /// The persistent grids of the kernels over `Word` colour words.
+  template <class Word>
+  void size_grids();
   /// Queues level `level`'s kernels (arguments `a` with that level's masks, queues and counts).
   template <class Word>
   void launch_level(kernels::fused_args<Word> a, std::uint32_t level);
@@ -89,11 +110,12 @@ class fused_sampler {
   /// Traverses samples first_id .. first_id + num_samples - 1; their visited words are then in
   /// visited_ (the returned state's). Blocks.
   template <class Word>
-  kernels::fused_args<Word> traverse(std::uint64_t first_id, std::uint32_t num_samples);
+  kernels::fused_args<Word> traverse(std::uint64_t first_id, std::uint32_t num_samples, bool masks);
+  /// Extract the traversed sets into the target; return their members.
   template <class Word>
-  void extract(const kernels::fused_args<Word>& a, rr_store& store);
+  std::uint64_t extract(const kernels::fused_args<Word>& a, rr_store& store);
   template <class Word>
-  void extract(const kernels::fused_args<Word>& a, rr_bitmap& bitmap);
+  std::uint64_t extract(const kernels::fused_args<Word>& a, rr_bitmap& bitmap);
 
   graph_view graph_;
   ic_block_view blocks_;
@@ -105,6 +127,10 @@ class fused_sampler {
   std::uint32_t flat_groups_ = 1;  // groups per batch into a flat store
   unsigned light_grid_ = 0;        // persistent grids of the level kernels (blocks)
   unsigned heavy_grid_ = 0;
+  unsigned mask_draw_grid_ = 0;    // the edge masks' kernels
+  unsigned mask_light_grid_ = 0;
+  unsigned mask_heavy_grid_ = 0;
+  unsigned mask_settle_grid_ = 0;
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
   std::uint64_t tiles_ = 0;
@@ -122,6 +148,12 @@ class fused_sampler {
   device_buffer<unsigned long long> examined_;  // edges examined (then the bitmap's members), stats
   device_buffer<uint2> rules_;                  // per vertex: class, block size
   device_buffer<std::uint8_t> heavy_;           // per vertex: heavy slot
+  device_buffer<std::uint8_t> mask_heavy_;      // per vertex: heavy slot under the edge masks
+  enum class mask_mode { automatic, on, off } mask_mode_ = mask_mode::automatic;
+  device_buffer<unsigned char> masks_;          // edge masks of mask_groups_ groups (allocated on first use)
+  std::uint32_t mask_groups_ = 0;
+  bool masks_refused_ = false;                  // not even one group's fitted: draw per item from then on
+  double expected_set_size_ = -1;              // members; negative: unknown
   unsigned* host_counters_ = nullptr;  // pinned: light, heavy, member total
   unsigned long long* host_stats_ = nullptr;  // pinned: edges examined and the batch's stats
   std::uint64_t edges_examined_ = 0;

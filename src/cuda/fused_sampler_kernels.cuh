@@ -63,6 +63,8 @@ struct fused_args {
   unsigned buffer_flush;          // fill from which a warp flushes its buffer (fused_buffer_flush)
   unsigned live_capacity;         // pairs a warp's live stage takes (fused_live_capacity)
   unsigned live_resolve;          // fill from which a warp resolves it (fused_live_resolve)
+  const Word* masks;              // IC edge masks (fused_mask_kernels.cuh), or nullptr: draw per item
+  std::uint64_t mask_plane;       // masks per (group, word): the graph's edge count
 };
 
 /// Slot of word w of vertex v in group `group`: vertex-major, so that a vertex's words of every
@@ -73,6 +75,19 @@ template <class Word>
 __device__ __forceinline__ std::uint64_t slot_of(const fused_args<Word>& a, std::uint64_t group, std::uint64_t v,
                                                  std::uint32_t w) {
   return (v * a.num_groups + group) * a.words + w;
+}
+
+/// The vertex, group and word of a 32-bit slot id (the inverse of slot_of).
+struct slot_place {
+  std::uint32_t v;
+  std::uint32_t group;
+  std::uint32_t w;
+};
+template <class Word>
+__device__ __forceinline__ slot_place place_of(const fused_args<Word>& a, std::uint32_t slot) {
+  const std::uint32_t vertex_slot = slot / a.words;
+  const std::uint32_t v = vertex_slot / a.num_groups;
+  return slot_place{v, vertex_slot - v * a.num_groups, slot % a.words};
 }
 
 /// Counters in fused_args::stats (the launcher's profile): levels with work, slots expanded by the
@@ -94,6 +109,26 @@ __device__ __forceinline__ void open_level(const fused_args<Word>& a, unsigned l
   atomicAdd(a.stats + fused_stat_levels, 1ULL);
   atomicAdd(a.stats + fused_stat_light, static_cast<unsigned long long>(light));
   atomicAdd(a.stats + fused_stat_heavy, static_cast<unsigned long long>(heavy));
+}
+
+/// Whole warp, once per kernel (the grids are persistent): adds the lanes' edges examined and IC
+/// work items to the batch's counters, one atomic each per warp.
+template <class Word>
+__device__ __forceinline__ void add_warp_counts(const fused_args<Word>& a, unsigned lane, std::uint64_t examined,
+                                                std::uint64_t items) {
+  examined = warp_sum(examined);
+  items = warp_sum(items);
+  if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+  if (lane == 0 && items != 0) atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(items));
+}
+
+/// The same for a block whose counts thread 0 kept.
+template <class Word>
+__device__ __forceinline__ void add_block_counts(const fused_args<Word>& a, std::uint64_t examined,
+                                                 std::uint64_t items) {
+  if (threadIdx.x != 0) return;
+  if (examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
+  if (items != 0) atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(items));
 }
 
 /// Returns `*counter` + the calling lane's rank among the lanes that call it together, and adds
@@ -123,7 +158,10 @@ __device__ __forceinline__ void enqueue_slot(const fused_args<Word>& a, std::uin
 /// heavy: its work reaches fused_heavy_degree, the work being its in-degree under the per-edge rule
 /// and LT, its blocks times 32 colours under the block rule. Saves the traversal a dependent read
 /// (the first in-edge's threshold) per expanded slot and three per queued slot.
-__global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* rules, std::uint8_t* heavy) {
+/// `mask_heavy`: the same under the edge masks (fused_mask_kernels.cuh), where a slot's work is its
+/// in-degree whatever the rule.
+__global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* rules, std::uint8_t* heavy,
+                                    std::uint8_t* mask_heavy) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < g.num_vertices;
        v += stride) {
@@ -138,6 +176,7 @@ __global__ void fused_plan_vertices(graph_view g, ic_block_view blocks, uint2* r
     }
     rules[v] = make_uint2(cls, static_cast<std::uint32_t>(block));  // block <= degree < 2^32
     heavy[v] = work >= fused_heavy_degree ? 1 : 0;
+    mask_heavy[v] = degree >= fused_heavy_degree ? 1 : 0;
   }
 }
 
@@ -496,11 +535,10 @@ __global__ void __launch_bounds__(fused_block_threads, fused_light_min_blocks) f
       const std::uint32_t slot = a.queue[first + lane];  // slot ids are 32-bit: 32-bit divisions
       frontier = a.current[slot];
       a.current[slot] = 0;  // the slot is queued once per level and only this level reads it
-      w = slot % a.words;
-      const std::uint32_t vertex_slot = slot / a.words;
-      const std::uint32_t v = vertex_slot / a.num_groups;
-      group = vertex_slot - v * a.num_groups;
-      rule = ic_rule_of(g, a, v);
+      const slot_place place = place_of(a, slot);
+      w = place.w;
+      group = place.group;
+      rule = ic_rule_of(g, a, place.v);
       items = ic_slot_items(rule, frontier);
       examined += rule.degree * popcount(frontier);  // edges examined: whole in-degree per colour
     }
@@ -521,11 +559,7 @@ __global__ void __launch_bounds__(fused_block_threads, fused_light_min_blocks) f
   }
   resolve_live(g, a, sink, stage, lane);
   flush_slots(a, sink, lane, 1);
-  // One atomic per warp and kernel (the grid is persistent), not per 32 slots.
-  examined = warp_sum(examined);
-  all_items = warp_sum(all_items);
-  if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
-  if (lane == 0 && all_items != 0) atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(all_items));
+  add_warp_counts(a, lane, examined, all_items);
 }
 
 /// IC, heavy slots (queued from the back of the queue): a block per slot, its threads striding
@@ -553,9 +587,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
       a.current[slot] = 0;
     }
     __syncthreads();
-    const std::uint32_t w = slot % a.words;
-    const std::uint32_t v = slot / a.words / a.num_groups;
-    const std::uint32_t group = slot / a.words - v * a.num_groups;
+    const auto [v, group, w] = place_of(a, slot);
     const Word colours = frontier;
     const ic_slot_rule rule = ic_rule_of(g, a, v);
     const std::uint64_t items = ic_slot_items(rule, colours);
@@ -574,10 +606,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_ic_heavy(graph_view
   }
   resolve_live(g, a, sink, stage, lane);
   flush_slots(a, sink, lane, 1);
-  if (threadIdx.x == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
-  if (threadIdx.x == 0 && all_items != 0) {
-    atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(all_items));
-  }
+  add_block_counts(a, examined, all_items);
 }
 
 /// LT, a warp per slot (light and heavy alike): a warp scan of the cumulative in-weights, shared

@@ -6,8 +6,11 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "cuda/cuda_rr_collection.hpp"
+#include "cuda/fused_sampler.hpp"
 #include "cuda/cuda_test_config.hpp"
 #include "cuda/cuda_test_graphs.hpp"
 #include "reference/rr_reference.hpp"
@@ -21,10 +24,11 @@ namespace {
 using test::environment_override;
 
 /// Samples ids 5 .. 5 + count - 1 in two requests (the second starts inside a group) with the
-/// fused traversal into `representation` and compares every set with the reference.
+/// fused traversal into `representation` and compares every set with the reference; the
+/// collection's profile goes to `profile_out` when given.
 void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, std::uint32_t colours,
                                    cuda::rr_representation representation, std::uint64_t count,
-                                   const std::string& where) {
+                                   const std::string& where, cuda::cuda_collection_profile* profile_out = nullptr) {
   sampling_params params;
   params.model = model;
   params.seed = 4242;
@@ -38,6 +42,7 @@ void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, st
   const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
   EXPECT_EQ(profile.fused_sets, count) << where;
   EXPECT_GT(profile.fused_levels, 0U) << where;
+  if (profile_out != nullptr) *profile_out = profile;
 }
 
 TEST(CudaFused, OneGroupPerBatchEqualsReference) {
@@ -82,6 +87,70 @@ TEST(CudaFused, LateBufferFlushEqualsReference) {
   expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 300,
                                 "uniform:0.3, flat, " + at);
   expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
+}
+
+// Edge masks forced (WF_FUSED_MASKS=on): every batch draws its masks and traverses by bit
+// operations. Rounds of whole blocks (uniform:0.3, blocks of 3 and tails of 1; uniform:0.05, hubs
+// in rounds of one block of 20 and a tail of 10), blocks past 32 edges set by atomics (wc hubs),
+// the per-edge rule (random probabilities, the always-live ring), heavy hubs, 32- and 64-bit words,
+// one group per batch and many.
+TEST(CudaFused, EdgeMasksEqualReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const environment_override masks("WF_FUSED_MASKS", "on");
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  const csr_graph blocks_of_20 = test::model_hub_graph(3100, "uniform:0.05");
+  const csr_graph cascade = test::model_hub_graph(3100, "wc");
+  const csr_graph ring = test::hub_graph(2000, true);
+  const csr_graph sparse = test::hub_graph(3000, false);
+  ASSERT_GT(ic_block_size(1550, blocks_of_20.in_thresholds[blocks_of_20.in_offsets[0]]), 16U);
+  ASSERT_GT(ic_block_size(1550, cascade.in_thresholds[cascade.in_offsets[0]]), 32U);
+  for (const char* groups : {"1", "64"}) {
+    const environment_override in_flight("WF_FUSED_GROUPS", groups);
+    for (const auto representation : {cuda::rr_representation::flat, cuda::rr_representation::bitmap}) {
+      for (const std::uint32_t colours : {32U, 64U}) {
+        const std::string at = std::string(representation == cuda::rr_representation::flat ? "flat" : "bitmap") +
+                               ", " + std::to_string(colours) + " colours, groups " + groups;
+        for (const auto& [g, name] : {std::pair{&dense, "uniform:0.3"}, std::pair{&blocks_of_20, "uniform:0.05"},
+                                      std::pair{&cascade, "wc"}, std::pair{&ring, "ring"},
+                                      std::pair{&sparse, "hub graph"}}) {
+          cuda::cuda_collection_profile profile;
+          expect_fused_equals_reference(*g, diffusion_model::ic, colours, representation, 300, name + (", " + at),
+                                        &profile);
+          EXPECT_EQ(profile.fused_mask_batches, profile.fused_batches) << name << ", " << at;
+          EXPECT_GT(profile.fused_batches, 0U) << name << ", " << at;
+        }
+      }
+    }
+  }
+}
+
+// The automatic choice: a forced fused traversal starts with a one-group pilot batch with masks,
+// then draws masks only while the mean set reaches fused_mask_min_share of the vertices. The
+// premises (each graph's mean set against the threshold) are asserted on the reference sets.
+TEST(CudaFused, EdgeMasksFollowTheMeanSetSize) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const environment_override groups("WF_FUSED_GROUPS", "2");  // several batches per request
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  const csr_graph cascade = test::model_hub_graph(3100, "wc");
+  for (const auto& [g, name, dense_sets] : {std::tuple{&dense, "uniform:0.3", true},
+                                            std::tuple{&cascade, "wc", false}}) {
+    sampling_params params;
+    params.seed = 4242;
+    const rr_sets want = reference::sample_rr_sets(*g, params, 5, 640);
+    const double share = static_cast<double>(want.num_members()) / 640.0 / g->num_vertices;
+    ASSERT_EQ(share >= cuda::fused_mask_min_share, dense_sets) << name << ": mean set share " << share;
+    cuda::cuda_collection_profile profile;
+    expect_fused_equals_reference(*g, diffusion_model::ic, 32, cuda::rr_representation::flat, 640, name, &profile);
+    // 640 sets in requests of 213 and 427: a pilot group, then batches of two groups.
+    EXPECT_GT(profile.fused_batches, 3U) << name;
+    EXPECT_EQ(profile.fused_mask_batches, dense_sets ? profile.fused_batches : 1U) << name;
+  }
+  // LT never draws masks.
+  const environment_override masks("WF_FUSED_MASKS", "on");
+  cuda::cuda_collection_profile lt;
+  expect_fused_equals_reference(test::hub_graph(3000, false), diffusion_model::lt, 32, cuda::rr_representation::flat,
+                                100, "hub graph LT", &lt);
+  EXPECT_EQ(lt.fused_mask_batches, 0U);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // enumeration, for sample after sample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <vector>
@@ -178,6 +179,33 @@ TEST(IcBlockRule, WeightedCascadeHubCostsAboutTwoDraws) {
     draws += for_each_live_in_edge(sample_key(3, s), g.view(), plan.view(), 0, [](std::uint64_t) {});
   // 1 + E[K] = 2 per sample; 5 standard errors of the Poisson(1) count.
   EXPECT_NEAR(static_cast<double>(draws) / samples, 2.0, 5 / std::sqrt(static_cast<double>(samples)));
+}
+
+// The bit-set form of Floyd (the GPU edge masks' draw) picks the same offsets as the slot form,
+// for every block size up to 32 and every count up to the table's length, collisions included.
+TEST(IcBlockRule, LiveBitsAreTheLiveSlots) {
+  std::uint64_t collisions = 0;
+  for (std::uint32_t size = 1; size <= 32; ++size) {
+    for (std::uint32_t count = 0; count <= std::min(size, block_cdf_length); ++count) {
+      for (std::uint64_t s = 0; s < 200; ++s) {
+        const std::uint64_t key = sample_key(5, s);
+        const std::uint64_t first = 1000 * s + size;
+        std::uint32_t slots[block_cdf_length];
+        ic_block_live_slots(key, first, size, count, slots);
+        std::uint32_t want = 0;
+        for (std::uint32_t i = 0; i < count; ++i) {
+          ASSERT_LT(slots[i], size);
+          const std::uint32_t j = size - count + i;
+          const std::uint32_t t = bounded_draw(key, ic_block_element(first, i + 1), j + 1);
+          if (((want >> t) & 1U) != 0) ++collisions;  // the draw hit an offset already taken
+          want |= 1U << slots[i];
+        }
+        ASSERT_EQ(ic_block_live_bits(key, first, size, count), want) << size << " " << count << " " << s;
+        ASSERT_EQ(static_cast<std::uint32_t>(__builtin_popcount(want)), count);
+      }
+    }
+  }
+  EXPECT_GT(collisions, 0U);  // the collision branch ran
 }
 
 TEST(IcBlockPlan, RandomGraphEnumerationMatchesSingleEdgeQuestions) {

@@ -77,6 +77,20 @@ WF_HOST_DEVICE inline void ic_block_live_slots(std::uint64_t key, std::uint64_t 
   }
 }
 
+/// The same live edges as ic_block_live_slots, as a bit set (bit i: offset i is live) for blocks of
+/// at most 32 edges: Floyd's "t already chosen" is a bit test, so no slot array is needed.
+WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::uint64_t first_edge,
+                                                       std::uint32_t size, std::uint32_t count) noexcept {
+  std::uint32_t chosen = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t j = size - count + i;  // draw from [0, j]
+    std::uint32_t t = bounded_draw(key, ic_block_element(first_edge, i + 1), j + 1);
+    if (((chosen >> t) & 1U) != 0) t = j;
+    chosen |= 1U << t;
+  }
+  return chosen;
+}
+
 /// Size of the block starting at in-edge `first` of a vertex whose in-edges end at `end` and whose
 /// full blocks hold `block` edges.
 WF_HOST_DEVICE constexpr std::uint64_t ic_block_size_at(std::uint64_t first, std::uint64_t end,
