@@ -1,7 +1,8 @@
 // The fused traversal's batching and device-side level loop against the serial reference: one
 // group per batch (WF_FUSED_GROUPS=1: many batches per request, into the flat store and into the
 // bitmap), deep traversals (the ring graph: more levels than one poll of the level counts covers),
-// the IC block rule, the per-edge rule and LT. Skips without a GPU.
+// the IC block rule, the per-edge rule and LT, and the IC edge masks (forced, and their automatic
+// choice). Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cstdint>
