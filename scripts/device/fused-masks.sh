@@ -55,7 +55,7 @@ for p_sets in $points; do
     --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
   echo "exit $?"; cat "$out/sampling_p$p.md"; grep -E "error|refused" "$out/sampling_p$p.err" | head -3
   # with WF_CUDA_PROFILE=1: each fused row's kernel times
-  grep -E "wf-cuda-profile: fused kernels" "$out/sampling_p$p.err" | sed 's/wf-cuda-profile: fused kernels (cudaEvent, profiling on)//' 
+  grep -E "wf-cuda-profile: fused kernels" "$out/sampling_p$p.err" | sed 's/wf-cuda-profile: fused kernels (cudaEvent, profiling on)//'
   # warp seconds (upload excluded) over each fused row's
   awk -F"|" '$2 ~ /gpu/ { gsub(/^ +| +$/, "", $3); gsub(/^ +| +$/, "", $4); if ($3 == "warp") w = $7 + 0; else r[$4] = $7 + 0 }
     END { for (k in r) if (r[k] > 0) printf "  fused %s: %.3f s, %.1fx over warp\n", k, r[k], w / r[k] }' "$out/sampling_p$p.md"

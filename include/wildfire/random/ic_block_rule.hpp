@@ -60,17 +60,25 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::
   return size < k ? static_cast<std::uint32_t>(size) : k;
 }
 
+/// Floyd's draw i of a block of `size` edges with `count` live ones: uniform in [0, size - count + i].
+/// The one definition of what each pick draws, for both forms below.
+WF_HOST_DEVICE inline std::uint32_t ic_block_floyd_draw(std::uint64_t key, std::uint64_t first_edge,
+                                                        std::uint32_t size, std::uint32_t count,
+                                                        std::uint32_t i) noexcept {
+  return bounded_draw(key, ic_block_element(first_edge, i + 1), size - count + i + 1);
+}
+
 /// Offsets (in [0, size)) of the `count` live edges of a block, distinct and uniform (Floyd's
-/// algorithm), written to `slots[0..count)`. count <= block_cdf_length.
+/// algorithm: a draw already taken takes its range's top, size - count + i, instead), written to
+/// `slots[0..count)`. count <= block_cdf_length.
 WF_HOST_DEVICE inline void ic_block_live_slots(std::uint64_t key, std::uint64_t first_edge, std::uint64_t size,
                                                std::uint32_t count, std::uint32_t* slots) noexcept {
   const auto pool = static_cast<std::uint32_t>(size);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint32_t j = pool - count + i;  // draw from [0, j]
-    std::uint32_t t = bounded_draw(key, ic_block_element(first_edge, i + 1), j + 1);
+    std::uint32_t t = ic_block_floyd_draw(key, first_edge, pool, count, i);
     for (std::uint32_t q = 0; q < i; ++q)
       if (slots[q] == t) {
-        t = j;
+        t = pool - count + i;
         break;
       }
     slots[i] = t;
@@ -83,9 +91,8 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::u
                                                        std::uint32_t size, std::uint32_t count) noexcept {
   std::uint32_t chosen = 0;
   for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint32_t j = size - count + i;  // draw from [0, j]
-    std::uint32_t t = bounded_draw(key, ic_block_element(first_edge, i + 1), j + 1);
-    if (((chosen >> t) & 1U) != 0) t = j;
+    std::uint32_t t = ic_block_floyd_draw(key, first_edge, size, count, i);
+    if (((chosen >> t) & 1U) != 0) t = size - count + i;
     chosen |= 1U << t;
   }
   return chosen;
