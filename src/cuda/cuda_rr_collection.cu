@@ -3,10 +3,11 @@
 // Automatic traversal choice: LT walks have frontiers of at most the roots, so the warp path;
 // under IC a pilot of warp-sampled sets measures the mean set size, and sets of at least
 // fused_min_mean_size members (whose frontiers overlap enough to share edge reads) go fused,
-// unless most in-edges belong to vertices of the IC block rule: those draw per (block, colour)
-// on both paths, so fusing has no per-edge reads or hashes to share there. Sets too dense to keep
-// flat (bitmap, streamed) go fused from fused_dense_min_share of the vertices a set, whatever
-// the block rule: its visited words are the bitmap's columns (no member lists, sort or scatter).
+// unless most in-edges belong to vertices of the IC block rule and the sets are smaller than
+// fused_large_set_share of the vertices: those draw per (block, colour) on both paths, and only
+// sets that large repay the fused traversal's edge masks (every block drawn once per colour).
+// Sets too dense to keep flat (bitmap, streamed) go fused from that same share, whatever the
+// block rule: its visited words are the bitmap's columns (no member lists, sort or scatter).
 #include "cuda/cuda_rr_collection.hpp"
 
 #include <cuda_runtime_api.h>
@@ -35,21 +36,6 @@
 namespace wildfire::cuda {
 namespace {
 
-/// Samples in the automatic choice's pilot.
-constexpr std::uint64_t pilot_samples = 64;
-/// Mean pilot set size from which the fused traversal is used.
-constexpr double fused_min_mean_size = 2048;
-/// Share of in-edges under the IC block rule from which the warp path is kept whatever the size.
-constexpr double warp_min_block_edge_share = 0.5;
-/// Mean set, as a share of the vertices, from which the fused traversal feeds the bitmap and the
-/// streamed chunks under the automatic choice. H100, uniform p, 64 colours into the bitmap, warp
-/// and fused equally fast at a mean set of ~16% of n on topcats-like, ~17% on youtube-like, ~26%
-/// on dblp-like (docs/benchmarks/cuda.md, twenty-seventh session); either side of that, the
-/// faster one wins by 1.1-2.2x. Dense IMM on topcats-like (eps 0.1, k = 50): p = 0.05 (7% of n)
-/// warp 84 s against fused 172 s, p = 0.1 (25%) fused 66 s against warp 141 s. Measured before
-/// the fused traversal drew edge masks (fused_sampler.hpp), which halved the fused p = 0.1 run
-/// (H200: 58.8 -> 30.9 s): the break-even is lower now, by how much is not measured yet.
-constexpr double fused_dense_min_share = 0.2;
 /// Sets staged per warp-sampler batch: each launch ends on its longest sets, and a quarter of the
 /// launches spends a quarter of those tails (LJ-like IMM, H100: traversal 120.7 -> 116.5 ms
 /// against batches of 2^20).
@@ -387,7 +373,7 @@ class cuda_rr_collection final : public rr_collection {
 
   /// Whether the fused traversal (made here) feeds dense sets (bitmap, streamed chunks): when it
   /// is forced; under the automatic choice with IC, when the mean set so far reaches
-  /// fused_dense_min_share of the vertices and its sampler fits the budget (nullopt before any
+  /// fused_large_set_share of the vertices and its sampler fits the budget (nullopt before any
   /// set: bitmap_generate settles it after a pilot).
   std::optional<bool> dense_feed() {
     if (requested_ == traversal_kind::fused) {
@@ -396,7 +382,7 @@ class cuda_rr_collection final : public rr_collection {
     }
     if (requested_ != traversal_kind::automatic || params_.model != diffusion_model::ic) return false;
     if (sets_generated_ == 0) return std::nullopt;
-    if (mean_set_size() < fused_dense_min_share * static_cast<double>(graph_.num_vertices())) return false;
+    if (mean_set_size() < fused_large_set_share * static_cast<double>(graph_.num_vertices())) return false;
     try {
       ensure_fused();
     } catch (const resource_error&) {
@@ -520,7 +506,9 @@ class cuda_rr_collection final : public rr_collection {
         const std::uint64_t before = target.num_members();
         sample_warp(target, first_id, pilot);
         const double mean = static_cast<double>(target.num_members() - before) / static_cast<double>(pilot);
-        use_fused_ = mean >= fused_min_mean_size && graph_.block_edge_share() < warp_min_block_edge_share;
+        use_fused_ = mean >= fused_min_mean_size &&
+                     (graph_.block_edge_share() < warp_min_block_edge_share ||
+                      mean >= fused_large_set_share * static_cast<double>(graph_.num_vertices()));
         first_id += pilot;
         count -= pilot;
       }

@@ -3,6 +3,7 @@
 // src/sampling/ can include it with g++; the implementation is in the .cu files beside it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "wildfire/backend.hpp"
@@ -11,6 +12,23 @@
 #include "wildfire/sampling/sampling_params.hpp"
 
 namespace wildfire::cuda {
+
+/// The automatic traversal choice (`traversal_kind::automatic`; cuda_rr_collection.cu). Samples in
+/// its pilot.
+constexpr std::uint64_t pilot_samples = 64;
+/// Mean pilot set size from which the fused traversal is used.
+constexpr double fused_min_mean_size = 2048;
+/// Share of in-edges under the IC block rule from which the warp path keeps the sets smaller than
+/// fused_large_set_share of the vertices.
+constexpr double warp_min_block_edge_share = 0.5;
+/// Mean set, as a share of the vertices, from which the fused traversal (with its edge masks,
+/// fused_sampler.hpp) beats the warp path under the IC block rule too: from there it feeds the
+/// bitmap and the streamed chunks under the automatic choice, and takes flat sets whatever the
+/// block rule. H200, topcats-like, uniform p, 8192 sets into the bitmap, warp against fused with
+/// 64 colours (docs/benchmarks/cuda.md, twenty-ninth session): a mean set of 10% of n (p = 0.06)
+/// 0.897 against 0.827 s, 18% 1.648 against 0.957 s, 33% 3.282 against 1.111 s; flat at 7% of n
+/// (p = 0.05) warp 0.915 against 1.514 s. Before the masks, warp and fused broke even at ~16%.
+constexpr double fused_large_set_share = 0.1;
 
 /// An rr_collection that samples (warp-per-sample or fused multi-colour traversal, chosen by
 /// `config.traversal` or automatically), stores, counts and selects on GPU `config.gpu_id`. The

@@ -56,8 +56,11 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// edges of the round into a bit set (Floyd as a bit set per block, ic_block_live_bits), the warp
 /// transposes the 32 sets into the edges' 32-colour masks, and lane e stores edge e's. Blocks of
 /// more than 32 edges (weighted cascade's hubs): the warp clears the vertex's masks and sets the
-/// live bits by atomicOr. (Walking a round's blocks as one stream of draws per lane, so that the
-/// warp steps as often as its busiest lane draws, measured slower: 0.43 against 0.33 s at p = 0.2.)
+/// live bits by atomicOr. Floyd's loop runs as long as the busiest lane's count (18 of 32 lanes
+/// active, Nsight Compute, p = 0.2), but both ways of sharing it out measured slower (H200, p = 0.2,
+/// 32 colours): walking a round's blocks as one stream of draws per lane, 0.43 against 0.33 s; the
+/// warp hashing all the round's picks 32 at a time from a shared-memory list (26 lanes active, but
+/// more instructions for the list and the owner search), 0.383 against 0.347 s.
 template <class Word>
 __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fused_args<Word>& a, std::uint32_t* out,
                                                   unsigned halves, std::uint64_t key, std::uint32_t v, unsigned lane) {
@@ -126,7 +129,8 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
 /// In-edge j of v for the colours `frontier` of word w in `group`: the live ones (the edge's
 /// mask) go into the source's next word by a reduction that returns nothing, so the lane never
 /// waits for it (fused_settle_level finds what is new). Filtering them first by the source's
-/// visited word, a dependent load, measured slower (H200, p = 0.2, 32 colours: 0.41 against 0.33 s).
+/// visited word, a dependent load, measured slower (H200, p = 0.2, 32 colours: 0.41 against 0.33 s;
+/// 0.380 against 0.333 s read through the read-only cache with four rounds of loads in flight).
 template <class Word>
 __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
                                           std::uint32_t w, std::uint64_t j, Word frontier) {
@@ -138,7 +142,10 @@ __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<
 }
 
 /// Light slots under the masks: a warp takes 32 slots and strides over the concatenation of their
-/// in-edges; the level's first kernel, on a persistent grid (as fused_ic_light).
+/// in-edges; the level's first kernel, on a persistent grid (as fused_ic_light). Nsight Compute
+/// finds it waiting on the mask and source loads (92% long-scoreboard stalls, 0.75 TB/s, p = 0.2),
+/// yet four rounds of loads in flight a lane left it as fast (0.333 against 0.330 s): what bounds it
+/// lies behind the loads, in the memory system (the reductions' L2 traffic is the suspect).
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];

@@ -1,7 +1,8 @@
 // The CUDA rr_collection against the serial reference: for fixed seeds every GPU RR set (warp and
 // fused, IC and LT, one root and several, per-edge and block IC rule) equals reference::rr_set
-// exactly; GPU greedy equals the
-// CPU greedy on the same sets; a too-small memory budget gives resource_error. Skips without a GPU.
+// exactly; the automatic traversal under the block rule follows the mean set's share of the
+// vertices; GPU greedy equals the CPU greedy on the same sets; a too-small memory budget gives
+// resource_error. Skips without a GPU (the choice test's premises run everywhere).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -118,6 +119,42 @@ TEST(CudaRrCollection, EqualsReferenceUnderTheBlockRule) {
       expect_equal_to_reference(shared, diffusion_model::ic, traversal, 2.0, 1000, 300, 32);
     }
   }
+}
+
+// The automatic traversal under the IC block rule: sets of fused_min_mean_size members or more go
+// fused only from fused_large_set_share of the vertices (the edge masks draw every block once per
+// colour, which only sets that large repay), the warp path below. The premises (each graph's mean
+// set against both thresholds) are asserted on the reference sets, with or without a GPU.
+TEST(CudaRrCollection, AutomaticChoiceUnderTheBlockRuleFollowsTheSetShare) {
+  struct choice_case {
+    std::uint32_t n;
+    const char* weights;
+    bool fused;
+  };
+  for (const auto& [n, weights, fused] :
+       {choice_case{12000, "uniform:0.3", true}, choice_case{40000, "uniform:0.1", false}}) {
+    SCOPED_TRACE(weights);
+    const csr_graph g = test::model_hub_graph(n, weights);
+    ASSERT_GT(test::block_rule_coverage_of(g).block_vertices, n / 2);
+    sampling_params params;
+    params.seed = 20240611;
+    constexpr std::uint64_t count = 400;
+    const rr_sets want = reference::sample_rr_sets(g, params, 0, count);
+    // The choice is made on the pilot's sets, the first ones.
+    const rr_sets pilot = reference::sample_rr_sets(g, params, 0, cuda::pilot_samples);
+    const double mean = static_cast<double>(pilot.num_members()) / cuda::pilot_samples;
+    ASSERT_GE(mean, cuda::fused_min_mean_size) << "n " << n;  // the size rule alone would fuse
+    ASSERT_EQ(mean >= cuda::fused_large_set_share * n, fused) << "pilot mean set " << mean << " of n " << n;
+    if (skip_without_gpu()) continue;
+    auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(traversal_kind::automatic, 32), g, params,
+                                             cuda::rr_representation::flat);
+    gpu->generate(0, count);
+    test::expect_same_sets(want, gpu->copy_sets(0, count), weights);
+    const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
+    EXPECT_EQ(profile.fused_sets, fused ? count - cuda::pilot_samples : 0U);
+    EXPECT_EQ(profile.warp_sets, fused ? cuda::pilot_samples : count);
+  }
+  if (skip_without_gpu()) GTEST_SKIP() << "premises hold; no CUDA GPU for the choice";
 }
 
 TEST(CudaRrCollection, WholeGraphSetsTakeTheRetryPath) {

@@ -183,6 +183,28 @@ TEST(IcBlockRule, WeightedCascadeHubCostsAboutTwoDraws) {
 
 // The bit-set form of Floyd (the GPU edge masks' draw) picks the same offsets as the slot form,
 // for every block size up to 32 and every count up to the table's length, collisions included.
+TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
+  // ic_block_live_count compares four entries at once; the count must still be the first k with
+  // u < table[k] (capped at the block's size), including counts of 4 and more.
+  std::uint64_t large = 0;
+  const std::vector<std::pair<std::uint64_t, double>> blocks{{5, 0.2}, {12, 0.5}, {32, 0.6}, {3, 0.9}};
+  for (const auto& [size, p] : blocks) {
+    std::uint32_t table[block_cdf_length];
+    binomial_cdf_table(size, threshold_from_probability(p), table);
+    for (std::uint64_t s = 0; s < 4000; ++s) {
+      const std::uint64_t key = sample_key(9, s);
+      const std::uint64_t first = 37 * s;
+      const std::uint32_t u = element_hash32(key, ic_block_element(first, 0));
+      std::uint32_t want = 0;
+      while (want < block_cdf_length && u >= table[want]) ++want;
+      want = std::min<std::uint32_t>(want, static_cast<std::uint32_t>(size));
+      ASSERT_EQ(ic_block_live_count(key, first, table, size), want) << size << " " << p << " " << s;
+      if (want >= 4) ++large;
+    }
+  }
+  EXPECT_GT(large, 1000U);  // the one-by-one tail ran
+}
+
 TEST(IcBlockRule, LiveBitsAreTheLiveSlots) {
   std::uint64_t collisions = 0;
   for (std::uint32_t size = 1; size <= 32; ++size) {

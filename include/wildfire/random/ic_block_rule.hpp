@@ -55,8 +55,13 @@ WF_HOST_DEVICE constexpr std::uint64_t ic_block_element(std::uint64_t first_edge
 WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::uint64_t first_edge,
                                                         const std::uint32_t* table, std::uint64_t size) noexcept {
   const std::uint32_t u = element_hash32(key, ic_block_element(first_edge, 0));
-  std::uint32_t k = 0;
-  while (k < block_cdf_length && u >= table[k]) ++k;
+  // K = the first k with u < table[k]; the table is non-decreasing (binomial_cdf_table), so that
+  // is the number of entries <= u: the first four compared at once (K < 4 nearly always, and a
+  // warp's lanes then take no data-dependent branch), the rest one by one.
+  std::uint32_t k = static_cast<std::uint32_t>(u >= table[0]) + static_cast<std::uint32_t>(u >= table[1]) +
+                    static_cast<std::uint32_t>(u >= table[2]) + static_cast<std::uint32_t>(u >= table[3]);
+  if (k == 4)
+    while (k < block_cdf_length && u >= table[k]) ++k;
   return size < k ? static_cast<std::uint32_t>(size) : k;
 }
 
