@@ -154,8 +154,8 @@ double pilot_share(const csr_graph& g, const sampling_params& params) {
 }
 
 // Automatic: the pilot's mean set decides. Dense sets (mean >= n / 64) move to the bitmap, with
-// the pilot's sets; from n / 5 the fused traversal feeds it, below that the warp path. Sparse sets
-// stay flat.
+// the pilot's sets; from fused_large_set_share of n the fused traversal feeds it, below that the
+// warp path. Sparse sets stay flat.
 TEST(CudaBitmap, AutomaticChoiceFollowsTheMeanSetSize) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   sampling_params params;
@@ -166,7 +166,8 @@ TEST(CudaBitmap, AutomaticChoiceFollowsTheMeanSetSize) {
     const csr_graph dense = test::model_hub_graph(3100, weights);
     const double share = pilot_share(dense, params);
     ASSERT_GE(share * 64.0, 1.0) << weights;
-    ASSERT_EQ(share * 5.0 >= 1.0, traversal == "warp+fused") << weights << ": pilot mean " << share << " n";
+    ASSERT_EQ(share >= cuda::fused_large_set_share, traversal == "warp+fused")
+        << weights << ": pilot mean " << share << " n";
     auto gpu = cuda::make_cuda_rr_collection(config, dense, params);
     gpu->generate(0, 700);
     gpu->generate(700, 300);
@@ -195,7 +196,7 @@ TEST(CudaBitmap, ForcedBitmapSettlesItsFeedAfterAPilot) {
   for (const auto& [weights, traversal] : {std::pair<std::string, std::string>{"uniform:0.3", "warp+fused"},
                                            std::pair<std::string, std::string>{"uniform:0.1", "warp"}}) {
     const csr_graph g = test::model_hub_graph(3100, weights);
-    ASSERT_EQ(pilot_share(g, params) * 5.0 >= 1.0, traversal == "warp+fused") << weights;
+    ASSERT_EQ(pilot_share(g, params) >= cuda::fused_large_set_share, traversal == "warp+fused") << weights;
     auto gpu = cuda::make_cuda_rr_collection(test::gpu_config(), g, params, cuda::rr_representation::bitmap);
     gpu->generate(0, 100);  // its first 64 sets are the pilot
     gpu->generate(100, 400);
