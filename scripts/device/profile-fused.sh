@@ -7,7 +7,8 @@
 #     default fused_ic_light:6, the light kernel at level 6; with the edge masks, e.g.
 #     "fused_draw_edge_masks:0 fused_mask_light:6") in a 2048-set run at 32 colours: duration,
 #     occupancy, lanes active per instruction, memory throughput, L2 hit rate, warp stall reasons,
-#     and the 40 SASS lines with the most stall samples: $OUT/profile-fused/NAME/ncu.txt, sass_top.txt.
+#     and the 40 SASS lines with the most stall samples: $OUT/profile-fused/NAME/ncu.txt (every
+#     section, tables included), raw.csv (every metric), sass_top.txt.
 # WF_PROFILE_BENCH=0 or WF_PROFILE_NCU=0 skips a part; WF_FUSED_MASKS (on|off) reaches both. About
 # 2 minutes a kernel on one H100 after the build.
 set -u
@@ -39,7 +40,8 @@ for kernel_skip in ${WF_PROFILE_KERNELS:-fused_ic_light:6}; do
     --import-source no -f -o "$kout/fused" $bench "$graph" --weights uniform:$p --sets 2048 --cpu-sets 1 --check 1 \
     --colours 32 --traversals fused > "$kout/ncu_run.log" 2>&1
   echo "ncu exit $? after $(elapsed) s"; tail -3 "$kout/ncu_run.log"
-  ncu -i "$kout/fused.ncu-rep" --page details > "$kout/ncu.txt" 2>&1
+  ncu -i "$kout/fused.ncu-rep" --page details --print-details all > "$kout/ncu.txt" 2>&1
+  ncu -i "$kout/fused.ncu-rep" --page raw --csv > "$kout/raw.csv" 2>&1  # every metric of the full set
   grep -E "Duration|Achieved Occupancy|Theoretical Occupancy|Registers Per|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Executed Ipc|Issue Slots Busy|Warp Cycles Per Issued|Avg. Active Threads|Avg. Not Predicated|Local Memory|Branch Efficiency|Divergent" \
     "$kout/ncu.txt" | sed 's/  */ /g' | head -60
   ncu -i "$kout/fused.ncu-rep" --page raw --csv --metrics "regex:smsp__pcsamp_warps_issue_stalled_.*" > "$kout/stalls.csv" 2>&1
@@ -68,5 +70,5 @@ for i, r in sorted(enumerate(body), key=lambda t: -num(t[1][samp]))[:40]:
     print(f"{i:5d} {num(r[samp]):8.0f} {100 * num(r[samp]) / max(total, 1):5.1f}%  {r[src][:110]}")
 EOF
   head -25 "$kout/sass_top.txt"
-  rm -f "$kout/fused.ncu-rep"
+  rm -f "$kout/fused.ncu-rep" "$kout/sass.csv" "$kout/sass.err" "$kout/stalls.csv"
 done

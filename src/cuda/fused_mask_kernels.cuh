@@ -144,8 +144,11 @@ __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<
 /// Light slots under the masks: a warp takes 32 slots and strides over the concatenation of their
 /// in-edges; the level's first kernel, on a persistent grid (as fused_ic_light). Nsight Compute
 /// finds it waiting on the mask and source loads (92% long-scoreboard stalls, 0.75 TB/s, p = 0.2),
-/// yet four rounds of loads in flight a lane left it as fast (0.333 against 0.330 s): what bounds it
-/// lies behind the loads, in the memory system (the reductions' L2 traffic is the suspect).
+/// yet four rounds of loads in flight a lane left it as fast (0.333 against 0.330 s). Its memory
+/// tables: the loads miss the L2 (7% hits) and use 15 of a sector's 32 bytes, DRAM runs at 16% and
+/// the L2's atomic units at 5%, so neither bandwidth nor the reductions bound it (the 7.3 GB of
+/// masks outrunning the TLBs is the next suspect). Laying the masks out edge-major (an edge's
+/// words of every group side by side, slot_of's order) measured slower: 0.430 s.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];
