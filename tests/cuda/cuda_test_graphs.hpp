@@ -90,6 +90,7 @@ inline csr_graph model_hub_graph(std::uint32_t n, const std::string& weights) {
 /// assert both, so a graph meant to exercise the block rule cannot silently miss it.
 struct block_rule_coverage {
   std::uint64_t block_vertices = 0;
+  std::uint64_t block_edges = 0;  // in-edges of those vertices (device_graph::block_edge_share)
   bool tail_block = false;
   bool many_blocks = false;  // some vertex with at least 16 blocks (the fused heavy bin)
 };
@@ -101,6 +102,7 @@ inline block_rule_coverage block_rule_coverage_of(const csr_graph& g) {
     if (plan.vertex_class[v] == per_edge_class) continue;
     ++c.block_vertices;
     const std::uint64_t degree = g.in_offsets[v + 1] - g.in_offsets[v];
+    c.block_edges += degree;
     const std::uint64_t b = ic_block_size(degree, g.in_thresholds[g.in_offsets[v]]);
     c.tail_block = c.tail_block || degree % b != 0;
     c.many_blocks = c.many_blocks || (degree + b - 1) / b >= 16;
