@@ -56,11 +56,17 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// edges of the round into a bit set (Floyd as a bit set per block, ic_block_live_bits), the warp
 /// transposes the 32 sets into the edges' 32-colour masks, and lane e stores edge e's. Blocks of
 /// more than 32 edges (weighted cascade's hubs): the warp clears the vertex's masks and sets the
-/// live bits by atomicOr. Floyd's loop runs as long as the busiest lane's count (18 of 32 lanes
-/// active, Nsight Compute, p = 0.2), but both ways of sharing it out measured slower (H200, p = 0.2,
-/// 32 colours): walking a round's blocks as one stream of draws per lane, 0.43 against 0.33 s; the
-/// warp hashing all the round's picks 32 at a time from a shared-memory list (26 lanes active, but
-/// more instructions for the list and the owner search), 0.383 against 0.347 s.
+/// live bits by atomicOr.
+/// The kernel is bound by issuing integer multiplies (Nsight Compute's SASS counts, p = 0.2,
+/// topcats-like, per vertex and 32 colours: 3.6 count draws and 10 Floyd iterations, each a hash
+/// with two 64-bit multiplies). Codes step instead of multiplying (ic_block_code): a Floyd iteration
+/// 85 -> 45 instructions, 1,142 -> 879 per vertex, masks 0.339 -> 0.275 s (H200). Floyd's loop runs
+/// as long as the busiest lane's count (10 of 32 lanes active in it), but the ways of sharing it out
+/// measured no faster (H200, p = 0.2, 32 colours): walking a round's blocks as one stream of draws
+/// per lane, 0.43 against 0.33 s; the round's counts first, then its picks as one stream per lane,
+/// 0.336 against 0.339 s; the warp hashing all the round's picks 32 at a time from a shared-memory
+/// list (26 lanes active, but more instructions for the list and the owner search), 0.383 against
+/// 0.347 s.
 template <class Word>
 __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fused_args<Word>& a, std::uint32_t* out,
                                                   unsigned halves, std::uint64_t key, std::uint32_t v, unsigned lane) {
@@ -78,7 +84,13 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
     }
     return;
   }
-  const std::uint64_t round = block == 0 ? 32 : 32 / block * block;  // edges
+  // Edges a round: 32, or 32 / block whole blocks. floor(32.5 / block) is floor(32 / block) with a
+  // margin of 1/64 either side, which the fast reciprocal keeps (the integer division is a call).
+  const std::uint64_t round =
+      block == 0 ? 32 : static_cast<std::uint32_t>(__fdividef(32.5F, static_cast<float>(block))) * block;
+  // The full blocks' count table, whose head every full block's count reads: loaded once.
+  const std::uint32_t* const full_table = block == 0 ? nullptr : ic_block_table(a.blocks, rule.x, block, block);
+  const ic_table_head full_head = block == 0 ? ic_table_head{} : ic_block_table_head(full_table);
   for (std::uint64_t start = begin; start < end; start += round) {
     const auto span = static_cast<std::uint32_t>(end - start < round ? end - start : round);
     std::uint32_t live = 0;
@@ -86,11 +98,20 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
       for (std::uint32_t e = 0; e < span; ++e)
         live |= static_cast<std::uint32_t>(ic_edge_live(key, start + e, __ldg(g.in_thresholds + start + e))) << e;
     } else {
-      for (std::uint32_t offset = 0; offset < span; offset += block) {
-        const std::uint64_t first = start + offset;
-        const std::uint64_t size = ic_block_size_at(first, end, block);
-        const std::uint32_t k = ic_block_live_count(key, first, ic_block_table(a.blocks, rule.x, size, block), size);
-        live |= ic_block_live_bits(key, first, static_cast<std::uint32_t>(size), k) << offset;
+      // The blocks' codes step from the round's first (ic_block_code), without multiplying.
+      std::uint64_t code = ic_block_code(start);
+      const std::uint64_t block_step = element_code_step(std::uint64_t{block} << 21);
+      for (std::uint32_t offset = 0; offset < span; offset += block, code += block_step) {
+        const std::uint64_t size = ic_block_size_at(start + offset, end, block);
+        const std::uint32_t u = coded_hash32(key, code);
+        std::uint32_t k;
+        if (size == block) {
+          k = ic_block_count(u, full_head, full_table, size);
+        } else {  // the vertex's last block, shorter: its own table
+          const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
+          k = ic_block_count(u, ic_block_table_head(tail_table), tail_table, size);
+        }
+        live |= ic_block_live_bits(key, code, static_cast<std::uint32_t>(size), k) << offset;
       }
     }
     const std::uint32_t column = warp_transpose_bits(live, lane);

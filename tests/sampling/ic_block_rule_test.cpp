@@ -181,8 +181,6 @@ TEST(IcBlockRule, WeightedCascadeHubCostsAboutTwoDraws) {
   EXPECT_NEAR(static_cast<double>(draws) / samples, 2.0, 5 / std::sqrt(static_cast<double>(samples)));
 }
 
-// The bit-set form of Floyd (the GPU edge masks' draw) picks the same offsets as the slot form,
-// for every block size up to 32 and every count up to the table's length, collisions included.
 TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
   // ic_block_live_count compares four entries at once; the count must still be the first k with
   // u < table[k] (capped at the block's size), including counts of 4 and more.
@@ -205,6 +203,9 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
   EXPECT_GT(large, 1000U);  // the one-by-one tail ran
 }
 
+// The bit-set form of Floyd (the GPU edge masks' draw, stepping each draw's code from the last)
+// picks the same offsets as the slot form, for every block size up to 32 and every count up to the
+// table's length, collisions included; each draw is bounded_draw of its element.
 TEST(IcBlockRule, LiveBitsAreTheLiveSlots) {
   std::uint64_t collisions = 0;
   for (std::uint32_t size = 1; size <= 32; ++size) {
@@ -219,10 +220,13 @@ TEST(IcBlockRule, LiveBitsAreTheLiveSlots) {
           ASSERT_LT(slots[i], size);
           const std::uint32_t j = size - count + i;
           const std::uint32_t t = bounded_draw(key, ic_block_element(first, i + 1), j + 1);
+          ASSERT_EQ(ic_block_floyd_draw(key, first, size, count, i), t);  // the code steps are the elements'
           if (((want >> t) & 1U) != 0) ++collisions;  // the draw hit an offset already taken
           want |= 1U << slots[i];
         }
-        ASSERT_EQ(ic_block_live_bits(key, first, size, count), want) << size << " " << count << " " << s;
+        // The edge masks step block codes along a round of blocks.
+        ASSERT_EQ(ic_block_code(first + 5 * size), ic_block_code(first) + element_code_step((5ULL * size) << 21));
+        ASSERT_EQ(ic_block_live_bits(key, ic_block_code(first), size, count), want) << size << " " << count << " " << s;
         ASSERT_EQ(static_cast<std::uint32_t>(__builtin_popcount(want)), count);
       }
     }

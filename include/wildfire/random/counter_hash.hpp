@@ -25,14 +25,31 @@ WF_HOST_DEVICE constexpr std::uint64_t sample_key(std::uint64_t seed, std::uint6
   return mix64(mix64(seed ^ 0x6a09e667f3bcc909ULL) + sample_id * 0x9e3779b97f4a7c15ULL);
 }
 
+/// What an element is mixed with the key as. Affine in the element (mod 2^64), so a loop over
+/// evenly spaced elements steps the code by element_code_step instead of multiplying (64-bit
+/// multiplies run at half rate on a GPU, where the edge-mask draw is bound by them).
+WF_HOST_DEVICE constexpr std::uint64_t element_code(std::uint64_t element) noexcept {
+  return element * 0xd1b54a32d192ed03ULL + 0x3c6ef372fe94f82bULL;
+}
+
+/// element_code(e + delta) - element_code(e).
+WF_HOST_DEVICE constexpr std::uint64_t element_code_step(std::uint64_t delta) noexcept {
+  return delta * 0xd1b54a32d192ed03ULL;
+}
+
+/// 32 random bits (the high half, which has the best mixing) for the element whose code is `code`.
+WF_HOST_DEVICE constexpr std::uint32_t coded_hash32(std::uint64_t key, std::uint64_t code) noexcept {
+  return static_cast<std::uint32_t>(mix64(key ^ code) >> 32);
+}
+
 /// 64 random bits for `element` within the sample whose key is `key`.
 WF_HOST_DEVICE constexpr std::uint64_t element_hash(std::uint64_t key, std::uint64_t element) noexcept {
-  return mix64(key ^ (element * 0xd1b54a32d192ed03ULL + 0x3c6ef372fe94f82bULL));
+  return mix64(key ^ element_code(element));
 }
 
 /// 32 random bits (the high half, which has the best mixing).
 WF_HOST_DEVICE constexpr std::uint32_t element_hash32(std::uint64_t key, std::uint64_t element) noexcept {
-  return static_cast<std::uint32_t>(element_hash(key, element) >> 32);
+  return coded_hash32(key, element_code(element));
 }
 
 /// Uniform double in [0, 1) with 53 random bits.
@@ -50,19 +67,27 @@ inline constexpr std::uint64_t misc = 3ULL << 62;         // root counts, weight
 }  // namespace element_domain
 
 /// Unbiased uniform integer in [0, bound) for (key, element), bound >= 1 (Lemire's multiply-shift
-/// with rejection). Each attempt consumes a fresh element id `element + attempt` in the low bits:
-/// callers leave the low 16 bits of `element` zero.
-WF_HOST_DEVICE constexpr std::uint32_t bounded_draw(std::uint64_t key, std::uint64_t element,
-                                                    std::uint32_t bound) noexcept {
+/// with rejection), from the element's code (element_code). Each attempt consumes a fresh element
+/// id `element + attempt` in the low bits: callers leave the low 16 bits of `element` zero.
+WF_HOST_DEVICE constexpr std::uint32_t coded_bounded_draw(std::uint64_t key, std::uint64_t code,
+                                                          std::uint32_t bound) noexcept {
+  std::uint64_t product = static_cast<std::uint64_t>(coded_hash32(key, code)) * bound;
+  // Only a low half below `bound` can fall below 2^32 mod bound: the first attempt nearly always
+  // returns here, and the rejection loop stays off the common path.
+  if (static_cast<std::uint32_t>(product) >= bound) return static_cast<std::uint32_t>(product >> 32);
   for (std::uint64_t attempt = 0;; ++attempt) {
-    const std::uint64_t product =
-        static_cast<std::uint64_t>(element_hash32(key, element + (attempt & 0xffffULL))) * bound;
-    // Only a low half below `bound` can fall below 2^32 mod bound: the division is rarely needed.
     const auto low = static_cast<std::uint32_t>(product);
     if (low >= bound || low >= static_cast<std::uint32_t>(-bound) % bound || attempt >= 0xffffULL) {
       return static_cast<std::uint32_t>(product >> 32);
     }
+    product = static_cast<std::uint64_t>(coded_hash32(key, code + element_code_step(attempt + 1))) * bound;
   }
+}
+
+/// coded_bounded_draw for the element itself.
+WF_HOST_DEVICE constexpr std::uint32_t bounded_draw(std::uint64_t key, std::uint64_t element,
+                                                    std::uint32_t bound) noexcept {
+  return coded_bounded_draw(key, element_code(element), bound);
 }
 
 }  // namespace wildfire

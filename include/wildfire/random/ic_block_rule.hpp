@@ -51,18 +51,41 @@ WF_HOST_DEVICE constexpr std::uint64_t ic_block_element(std::uint64_t first_edge
   return element_domain::vertex | (1ULL << 61) | (first_edge << 21) | (std::uint64_t{draw} << 16);
 }
 
-/// Number of live edges in the block of `size` edges starting at `first_edge`.
-WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::uint64_t first_edge,
-                                                        const std::uint32_t* table, std::uint64_t size) noexcept {
-  const std::uint32_t u = element_hash32(key, ic_block_element(first_edge, 0));
+/// Code (element_code) of the count draw of the block starting at `first_edge`. Draw d's code is
+/// this plus d * ic_block_draw_step, and the block `offset` edges further starts
+/// element_code_step(offset << 21) further: loops step codes instead of multiplying.
+WF_HOST_DEVICE constexpr std::uint64_t ic_block_code(std::uint64_t first_edge) noexcept {
+  return element_code(ic_block_element(first_edge, 0));
+}
+inline constexpr std::uint64_t ic_block_draw_step = element_code_step(1ULL << 16);
+
+/// The first four entries of a count table, which settle nearly every count: a loop over a
+/// vertex's blocks loads them once (ic_block_count).
+struct ic_table_head {
+  std::uint32_t entry[4];
+};
+WF_HOST_DEVICE inline ic_table_head ic_block_table_head(const std::uint32_t* table) noexcept {
+  return {{table[0], table[1], table[2], table[3]}};
+}
+
+/// Number of live edges in a block of `size` edges whose count draw is `u`, from its count table
+/// and that table's head.
+WF_HOST_DEVICE inline std::uint32_t ic_block_count(std::uint32_t u, const ic_table_head& head,
+                                                   const std::uint32_t* table, std::uint64_t size) noexcept {
   // K = the first k with u < table[k]; the table is non-decreasing (binomial_cdf_table), so that
   // is the number of entries <= u: the first four compared at once (K < 4 nearly always, and a
   // warp's lanes then take no data-dependent branch), the rest one by one.
-  std::uint32_t k = static_cast<std::uint32_t>(u >= table[0]) + static_cast<std::uint32_t>(u >= table[1]) +
-                    static_cast<std::uint32_t>(u >= table[2]) + static_cast<std::uint32_t>(u >= table[3]);
+  std::uint32_t k = static_cast<std::uint32_t>(u >= head.entry[0]) + static_cast<std::uint32_t>(u >= head.entry[1]) +
+                    static_cast<std::uint32_t>(u >= head.entry[2]) + static_cast<std::uint32_t>(u >= head.entry[3]);
   if (k == 4)
     while (k < block_cdf_length && u >= table[k]) ++k;
   return size < k ? static_cast<std::uint32_t>(size) : k;
+}
+
+/// Number of live edges in the block of `size` edges starting at `first_edge`.
+WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::uint64_t first_edge,
+                                                        const std::uint32_t* table, std::uint64_t size) noexcept {
+  return ic_block_count(coded_hash32(key, ic_block_code(first_edge)), ic_block_table_head(table), table, size);
 }
 
 /// Floyd's draw i of a block of `size` edges with `count` live ones: uniform in [0, size - count + i].
@@ -70,7 +93,7 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::
 WF_HOST_DEVICE inline std::uint32_t ic_block_floyd_draw(std::uint64_t key, std::uint64_t first_edge,
                                                         std::uint32_t size, std::uint32_t count,
                                                         std::uint32_t i) noexcept {
-  return bounded_draw(key, ic_block_element(first_edge, i + 1), size - count + i + 1);
+  return coded_bounded_draw(key, ic_block_code(first_edge) + (i + 1) * ic_block_draw_step, size - count + i + 1);
 }
 
 /// Offsets (in [0, size)) of the `count` live edges of a block, distinct and uniform (Floyd's
@@ -91,12 +114,16 @@ WF_HOST_DEVICE inline void ic_block_live_slots(std::uint64_t key, std::uint64_t 
 }
 
 /// The same live edges as ic_block_live_slots, as a bit set (bit i: offset i is live) for blocks of
-/// at most 32 edges: Floyd's "t already chosen" is a bit test, so no slot array is needed.
-WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::uint64_t first_edge,
+/// at most 32 edges, from the block's code (ic_block_code): Floyd's "t already chosen" is a bit
+/// test, and each draw's code is a step from the last (the GPU edge masks' form; Nsight Compute
+/// counted its loop at 85 instructions a draw when it built each draw's element and multiplied).
+WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::uint64_t block_code,
                                                        std::uint32_t size, std::uint32_t count) noexcept {
   std::uint32_t chosen = 0;
+  std::uint64_t code = block_code;
   for (std::uint32_t i = 0; i < count; ++i) {
-    std::uint32_t t = ic_block_floyd_draw(key, first_edge, size, count, i);
+    code += ic_block_draw_step;
+    std::uint32_t t = coded_bounded_draw(key, code, size - count + i + 1);
     if (((chosen >> t) & 1U) != 0) t = size - count + i;
     chosen |= 1U << t;
   }
