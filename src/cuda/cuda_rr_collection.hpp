@@ -90,6 +90,7 @@ struct cuda_collection_profile {
   std::uint64_t fused_levels = 0;      // fused traversal levels with work, over all batches
   std::uint64_t fused_batches = 0;     // fused traversal batches, and those with edge masks
   std::uint64_t fused_mask_batches = 0;
+  std::uint64_t fused_chunked_batches = 0;  // of those, by chunks of one vertex's 32 slots
   bool profiling = false;
 };
 

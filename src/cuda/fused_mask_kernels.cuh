@@ -14,6 +14,11 @@
 // A level expands its queued slots into the sources' next words by non-returning atomicOr, then
 // one pass over the slots settles what is new and queues it (fused_settle_level): the returning
 // atomics and per-discovery queueing of the draw-per-item levels left these waiting on memory.
+// Batches whose (group, word) slots a vertex fill whole chunks of 32 go by chunks
+// (fused_args::chunked): the settle pass queues a vertex's 32 slots side by side, and a warp
+// expands them together, so that an in-edge costs the warp one source load, one line of masks
+// (laid out edge-major) and reductions into one line of the source's slots, where a warp of 32
+// unrelated slots scattered them over 32 (H200, p = 0.2, 32 colours: light 0.338 -> 0.207 s).
 //
 // The draws are those of random/ic_block_rule.hpp, so the sets are bit-for-bit those of every
 // other traversal (ARCHITECTURE.md section 1). Included only by fused_sampler.cu.
@@ -30,10 +35,14 @@
 
 namespace wildfire::cuda::kernels {
 
-/// Masks of group `group`, word w: mask_plane words, one per in-edge (in-CSR position).
+/// Masks of group `group`, word w: in-edge j's (in-CSR position) at [j * mask_edge_stride]. Chunked
+/// levels lay them edge-major (an edge's words of every group and word side by side, in slot_of's
+/// order), so that a warp reads the 32 slots' masks of an edge as one line; other batches plane by
+/// plane, a (group, word)'s masks side by side, as their light kernel reads a slot's in-edges
+/// (edge-major measured slower there: light 0.430 against 0.330 s, H200, p = 0.2, 32 colours).
 template <class Word>
 __device__ __forceinline__ const Word* mask_words(const fused_args<Word>& a, std::uint64_t group, std::uint32_t w) {
-  return a.masks + (group * a.words + w) * a.mask_plane;
+  return a.masks + (group * a.words + w) * a.mask_slot_stride;
 }
 
 /// 32 lanes each holding a row of a 32 x 32 bit matrix (bit e of lane c) get its columns (bit c of
@@ -51,7 +60,7 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 }
 
 /// Draws the masks of v's in-edges for the 32 colours of a unit (lane c: colour c, its sample's
-/// key `key`) into `out` (edge j's at out[j * halves]), in rounds of at most 32 consecutive
+/// key `key`) into `out` (edge j's at out[j * stride]), in rounds of at most 32 consecutive
 /// in-edges (whole blocks, or 32 edges under the per-edge rule): each lane draws its colour's live
 /// edges of the round into a bit set (Floyd as a bit set per block, ic_block_live_bits), the warp
 /// transposes the 32 sets into the edges' 32-colour masks, and lane e stores edge e's. Blocks of
@@ -60,7 +69,7 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// The kernel is bound by issuing integer multiplies (Nsight Compute's SASS counts, p = 0.2,
 /// topcats-like, per vertex and 32 colours: 3.6 count draws and 10 Floyd iterations, each a hash
 /// with two 64-bit multiplies). Codes step instead of multiplying (ic_block_code): a Floyd iteration
-/// 85 -> 45 instructions, 1,142 -> 879 per vertex, masks 0.339 -> 0.275 s (H200). Floyd's loop runs
+/// 85 -> 45 instructions, 1,142 -> 879 per vertex, masks 0.339 -> 0.270 s (H200). Floyd's loop runs
 /// as long as the busiest lane's count (10 of 32 lanes active in it), but the ways of sharing it out
 /// measured no faster (H200, p = 0.2, 32 colours): walking a round's blocks as one stream of draws
 /// per lane, 0.43 against 0.33 s; the round's counts first, then its picks as one stream per lane,
@@ -69,18 +78,18 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// 0.347 s.
 template <class Word>
 __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fused_args<Word>& a, std::uint32_t* out,
-                                                  unsigned halves, std::uint64_t key, std::uint32_t v, unsigned lane) {
+                                                  std::uint64_t stride, std::uint64_t key, std::uint32_t v, unsigned lane) {
   const uint2 rule = a.rules[v];
   const std::uint64_t begin = g.in_offsets[v];
   const std::uint64_t end = g.in_offsets[v + 1];
   const std::uint32_t block = rule.y;
   if (block > 32) {
-    for (std::uint64_t j = begin + lane; j < end; j += 32) out[j * halves] = 0;
+    for (std::uint64_t j = begin + lane; j < end; j += 32) out[j * stride] = 0;
     __syncwarp();  // the clears are visible to the warp's atomics
     for (std::uint64_t first = begin; first < end; first += block) {
       std::uint32_t slots[block_cdf_length];
       const std::uint32_t k = ic_block_draw(key, a.blocks, rule.x, first, end, block, slots);
-      for (std::uint32_t i = 0; i < k; ++i) atomicOr(out + (first + slots[i]) * halves, 1U << lane);
+      for (std::uint32_t i = 0; i < k; ++i) atomicOr(out + (first + slots[i]) * stride, 1U << lane);
     }
     return;
   }
@@ -115,7 +124,7 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
       }
     }
     const std::uint32_t column = warp_transpose_bits(live, lane);
-    if (lane < span) out[(start + lane) * halves] = column;
+    if (lane < span) out[(start + lane) * stride] = column;
   }
 }
 
@@ -140,10 +149,10 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
     const std::uint64_t tile = task / units;
     const std::uint64_t sample = unit * 32 + lane;
     const std::uint64_t key = sample < a.num_samples ? a.keys[sample] : 0;
-    std::uint32_t* const out = masks32 + unit / halves * a.mask_plane * halves + unit % halves;
+    std::uint32_t* const out = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
     const std::uint64_t last = tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices;
     for (std::uint64_t v = tile * 32; v < last; ++v)
-      draw_vertex_masks(g, a, out, halves, key, static_cast<std::uint32_t>(v), lane);
+      draw_vertex_masks(g, a, out, a.mask_edge_stride * halves, key, static_cast<std::uint32_t>(v), lane);
   }
 }
 
@@ -156,20 +165,22 @@ template <class Word>
 __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
                                           std::uint32_t w, std::uint64_t j, Word frontier) {
   // Both loads issue before either is used.
-  const Word mask = __ldg(mask_words(a, group, w) + j);
+  const Word mask = __ldg(mask_words(a, group, w) + j * a.mask_edge_stride);
   const std::uint32_t u = __ldg(g.in_sources + j);
   const Word live = frontier & mask;
   if (live != 0) atomicOr(a.next + slot_of(a, group, u, w), live);
 }
 
-/// Light slots under the masks: a warp takes 32 slots and strides over the concatenation of their
-/// in-edges; the level's first kernel, on a persistent grid (as fused_ic_light). Nsight Compute
+/// Light slots under the masks, unchunked batches (fused_chunk_light takes the others): a warp
+/// takes 32 slots and strides over the concatenation of their in-edges; the level's first kernel,
+/// on a persistent grid (as fused_ic_light). Nsight Compute
 /// finds it waiting on the mask and source loads (92% long-scoreboard stalls, 0.75 TB/s, p = 0.2),
 /// yet four rounds of loads in flight a lane left it as fast (0.333 against 0.330 s). Its memory
 /// tables: the loads miss the L2 (7% hits) and use 15 of a sector's 32 bytes, DRAM runs at 16% and
 /// the L2's atomic units at 5%, so neither bandwidth nor the reductions bound it (the 7.3 GB of
-/// masks outrunning the TLBs is the next suspect). Laying the masks out edge-major (an edge's
-/// words of every group side by side, slot_of's order) measured slower: 0.430 s.
+/// masks outrunning the TLBs was a suspect, but 4 groups a batch instead of 64 left it as fast:
+/// 0.303 against 0.330 s). Laying the masks out edge-major (an edge's words of every group side by
+/// side, slot_of's order) measured slower here, 0.430 s: its 32 slots are unrelated.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];
@@ -208,8 +219,8 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
   add_warp_counts(a, lane, examined, all_items);
 }
 
-/// Heavy slots under the masks (in-degree of at least fused_heavy_degree, queued from the back): a
-/// block per slot, its threads striding over the in-edges; a persistent grid.
+/// Heavy slots under the masks (in-degree of at least fused_heavy_degree, queued from the back),
+/// unchunked batches: a block per slot, its threads striding over the in-edges; a persistent grid.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_view g, fused_args<Word> a) {
   const unsigned num_heavy = a.counts[1];
@@ -237,22 +248,135 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
 /// word, which that level reads as current), and the slot is queued. A pass over every slot, ~1 ms
 /// at 64 groups on topcats-like, replaces the returning atomics and per-discovery queueing that
 /// left the expansion waiting on memory (Nsight Compute, p = 0.2: 96% long-scoreboard stalls).
+/// Chunked (fused_args::chunked), a warp's 32 slots are 32 of one vertex's (group, word) slots:
+/// when any is new, the warp queues all 32 side by side, fused_no_slot in place of the others.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_view g, fused_args<Word> a) {
   const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * g.num_vertices * a.words;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  // Chunked, `slots` and `stride` are multiples of 32: a warp's lanes run the same iterations.
   for (std::uint64_t slot = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; slot < slots;
        slot += stride) {
     const Word reached = a.next[slot];
-    if (reached == 0) continue;
-    const Word settled = a.visited[slot];
-    const Word fresh = reached & ~settled;
-    a.next[slot] = fresh;
-    if (fresh == 0) continue;
-    a.visited[slot] = settled | fresh;
-    enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, place_of(a, static_cast<std::uint32_t>(slot)).v,
-                 static_cast<std::uint32_t>(slot));
+    Word fresh = 0;
+    if (reached != 0) {
+      const Word settled = a.visited[slot];
+      fresh = reached & ~settled;
+      a.next[slot] = fresh;
+      if (fresh != 0) a.visited[slot] = settled | fresh;
+    }
+    const auto id = static_cast<std::uint32_t>(slot);
+    if (!a.chunked) {
+      if (fresh != 0) enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, place_of(a, id).v, id);
+      continue;
+    }
+    if (__ballot_sync(fused_full_warp, fresh != 0) == 0) continue;
+    const unsigned lane = threadIdx.x & 31;
+    const std::uint32_t v = place_of(a, id).v;  // the chunk's
+    const bool heavy = a.heavy[v] != 0;
+    unsigned base = 0;
+    if (lane == 0) base = atomicAdd(heavy ? a.next_heavy : a.next_light, 32U);
+    base = __shfl_sync(fused_full_warp, base, 0);
+    const std::uint32_t entry = fresh != 0 ? id : fused_no_slot;
+    a.next_queue[heavy ? a.queue_capacity - 1 - (base + lane) : base + lane] = entry;
   }
+}
+
+/// A chunked level's queue entry `index` of `count` (light from the front, heavy from the back):
+/// its slot, or fused_no_slot for padding and for indices past the count (the roots' level is
+/// queued unpadded: its count need not be a multiple of 32).
+template <class Word>
+__device__ __forceinline__ std::uint32_t chunk_entry(const fused_args<Word>& a, std::uint64_t index, unsigned count,
+                                                     bool heavy) {
+  if (index >= count) return fused_no_slot;
+  return a.queue[heavy ? a.queue_capacity - 1 - index : index];
+}
+
+/// Expands slot `slot` (colours `frontier`) over in-edges begin + first, begin + first + step, ...
+/// of its vertex. In a chunk the lanes' slots are one vertex's: each in-edge's source is one load
+/// for the warp, the slots' masks of the edge are side by side (edge-major), and so are the
+/// sources' next words the reductions go to (slot_of is vertex-major).
+template <class Word>
+__device__ __forceinline__ void expand_chunk_slot(const graph_view& g, const fused_args<Word>& a,
+                                                  const slot_place& place, Word frontier, std::uint64_t first,
+                                                  std::uint64_t step) {
+  const std::uint64_t row = a.mask_edge_stride;  // num_groups * words, as slot_of's vertex stride
+  const Word* const masks = mask_words(a, place.group, place.w);
+  Word* const next = a.next + slot_of(a, place.group, 0, place.w);  // source u's at next[u * row]
+  const std::uint64_t end = g.in_offsets[place.v + 1];
+#pragma unroll 4
+  for (std::uint64_t j = g.in_offsets[place.v] + first; j < end; j += step) {
+    const Word mask = __ldg(masks + j * row);
+    const std::uint32_t u = __ldg(g.in_sources + j);
+    const Word live = frontier & mask;
+    if (live != 0) atomicOr(next + u * row, live);
+  }
+}
+
+/// Light chunks: a warp per 32 queue entries (a persistent grid), lane i expanding entry i. Where
+/// few of a chunk's slots are new the warp idles: at p = 0.05 (sets of 7% of n) light took 0.817
+/// against 0.809 s unchunked (p = 0.2: 0.207 against 0.338 s; H200, 32 colours).
+template <class Word>
+__global__ void __launch_bounds__(fused_block_threads) fused_chunk_light(graph_view g, fused_args<Word> a) {
+  const unsigned num_light = a.counts[0];
+  open_level(a, num_light, a.counts[1], false);
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  std::uint64_t examined = 0;
+  std::uint64_t all_items = 0;
+  std::uint64_t expanded = 0;
+  for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
+       first < num_light; first += warps * 32) {
+    const std::uint32_t slot = chunk_entry(a, first + lane, num_light, false);
+    if (slot == fused_no_slot) continue;
+    const Word frontier = a.current[slot];
+    a.current[slot] = 0;  // this buffer is the next level's next words: all zero after the level
+    const slot_place place = place_of(a, slot);
+    const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
+    examined += degree * popcount(frontier);
+    all_items += degree;
+    ++expanded;
+    expand_chunk_slot(g, a, place, frontier, 0, 1);
+  }
+  add_warp_counts(a, lane, examined, all_items);
+  expanded = warp_sum(expanded);
+  if (lane == 0 && expanded != 0) atomicAdd(a.stats + fused_stat_light, static_cast<unsigned long long>(expanded));
+}
+
+/// Heavy chunks: a block per 32 queue entries (a persistent grid), lane i of every warp expanding
+/// entry i over every (warps per block)-th in-edge. Sparse chunks idle most lanes: at p = 0.05 the
+/// heavy kernels took 0.363 against 0.279 s unchunked (p = 0.2: 0.087 against 0.090 s; H200, 32
+/// colours). A block per slot over edge-major masks would read them strided.
+template <class Word>
+__global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_view g, fused_args<Word> a) {
+  const unsigned num_heavy = a.counts[1];
+  const unsigned lane = threadIdx.x & 31;
+  const unsigned warp = threadIdx.x >> 5;
+  constexpr unsigned warps = fused_block_threads / 32;
+  std::uint64_t examined = 0;  // warp 0's
+  std::uint64_t all_items = 0;
+  std::uint64_t expanded = 0;
+  for (std::uint64_t chunk = blockIdx.x; chunk * 32 < num_heavy; chunk += gridDim.x) {
+    const std::uint32_t slot = chunk_entry(a, chunk * 32 + lane, num_heavy, true);
+    Word frontier = 0;
+    if (slot != fused_no_slot) {
+      frontier = a.current[slot];
+      const slot_place place = place_of(a, slot);
+      expand_chunk_slot(g, a, place, frontier, warp, warps);
+      if (warp == 0) {
+        const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
+        examined += degree * popcount(frontier);
+        all_items += degree;
+        ++expanded;
+      }
+    }
+    __syncthreads();  // every warp has read the slots' colours
+    if (warp == 0 && slot != fused_no_slot) a.current[slot] = 0;
+  }
+  if (warp != 0) return;
+  add_warp_counts(a, lane, examined, all_items);
+  expanded = warp_sum(expanded);
+  if (lane == 0 && expanded != 0) atomicAdd(a.stats + fused_stat_heavy, static_cast<unsigned long long>(expanded));
 }
 
 }  // namespace wildfire::cuda::kernels

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <numeric>
 #include <string_view>
 #include <utility>
 
@@ -130,6 +131,8 @@ void fused_sampler::size_grids() {
   mask_light_grid_ = persistent_grid(kernels::fused_mask_light<Word>);
   mask_heavy_grid_ = persistent_grid(kernels::fused_mask_heavy<Word>);
   mask_settle_grid_ = persistent_grid(kernels::fused_settle_level<Word>);
+  chunk_light_grid_ = persistent_grid(kernels::fused_chunk_light<Word>);
+  chunk_heavy_grid_ = persistent_grid(kernels::fused_chunk_heavy<Word>);
 }
 
 fused_sampler::~fused_sampler() {
@@ -199,7 +202,12 @@ void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, 
   for (std::uint64_t done = 0; done < count;) {
     const std::uint32_t mask_groups = mask_groups_for_next_batch(group_cap);
     const bool masks = mask_groups > 0;
-    const std::uint64_t per_batch = static_cast<std::uint64_t>(colours_) * (masks ? mask_groups : group_cap);
+    // With masks, whole chunks of 32 (group, word) slots a vertex where the cap allows: such a
+    // batch's levels go by chunks (fused_args::chunked).
+    const std::uint32_t chunk_groups = 32 / std::gcd(32U, words_);
+    const std::uint32_t groups =
+        !masks ? group_cap : mask_groups < chunk_groups ? mask_groups : mask_groups / chunk_groups * chunk_groups;
+    const std::uint64_t per_batch = static_cast<std::uint64_t>(colours_) * groups;
     const auto batch = static_cast<std::uint32_t>(std::min(per_batch, count - done));
     const std::size_t extract_events = events_per_level * max_poll_levels + 2;
     std::uint64_t members = 0;
@@ -238,10 +246,18 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   const std::size_t event = events_per_level * (level % max_poll_levels);
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event], stream_));
   if (a.masks != nullptr) {
-    kernels::fused_mask_light<Word><<<mask_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    if (a.chunked) {
+      kernels::fused_chunk_light<Word><<<chunk_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    } else {
+      kernels::fused_mask_light<Word><<<mask_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    }
     WF_CUDA_CHECK(cudaGetLastError());
     if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
-    kernels::fused_mask_heavy<Word><<<mask_heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    if (a.chunked) {
+      kernels::fused_chunk_heavy<Word><<<chunk_heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    } else {
+      kernels::fused_mask_heavy<Word><<<mask_heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    }
     WF_CUDA_CHECK(cudaGetLastError());
     kernels::fused_settle_level<Word><<<mask_settle_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
@@ -288,7 +304,9 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.rules = rules_.data();
   a.heavy = masks ? mask_heavy_.data() : heavy_.data();
   a.masks = masks ? reinterpret_cast<const Word*>(masks_.data()) : nullptr;
-  a.mask_plane = graph_.num_edges;
+  a.chunked = masks && groups * words_ % 32 == 0;
+  a.mask_slot_stride = a.chunked ? 1 : graph_.num_edges;
+  a.mask_edge_stride = a.chunked ? static_cast<std::uint64_t>(groups) * words_ : 1;
   a.buffer_flush = buffer_flush_;
   a.live_capacity = late_queue_ ? late_live_capacity : kernels::fused_live_capacity;
   a.live_resolve = late_queue_ ? late_live_resolve : kernels::fused_live_resolve;
@@ -310,6 +328,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
     kernels::fused_draw_edge_masks<Word><<<mask_draw_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
     ++profile_.mask_batches;
+    if (a.chunked) ++profile_.chunked_batches;
   }
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events + 1], stream_));
   // Levels are queued a chunk at a time; the ring entry the next level would read tells whether

@@ -48,6 +48,7 @@ struct fused_profile {
   std::uint64_t heavy_slots = 0;      // slots expanded a block each
   std::uint64_t items = 0;            // IC work items: (block, colour) pairs or (edge, word) pairs
   std::uint64_t mask_batches = 0;     // batches traversed with edge masks (their items: (edge, word) pairs)
+  std::uint64_t chunked_batches = 0;  // of those, the batches whose levels went by chunks (fused_args::chunked)
   double setup_ms = 0;                // clearing the colour words and drawing the roots
   double masks_ms = 0;                // drawing the edge masks
   double light_ms = 0;                // light kernels (the LT kernel under LT)
@@ -131,6 +132,8 @@ class fused_sampler {
   unsigned mask_light_grid_ = 0;
   unsigned mask_heavy_grid_ = 0;
   unsigned mask_settle_grid_ = 0;
+  unsigned chunk_light_grid_ = 0;  // the chunked levels' (batches of 32 (group, word) slots a vertex)
+  unsigned chunk_heavy_grid_ = 0;
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
   std::uint64_t tiles_ = 0;

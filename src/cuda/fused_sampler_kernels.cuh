@@ -64,8 +64,13 @@ struct fused_args {
   unsigned live_capacity;         // pairs a warp's live stage takes (fused_live_capacity)
   unsigned live_resolve;          // fill from which a warp resolves it (fused_live_resolve)
   const Word* masks;              // IC edge masks (fused_mask_kernels.cuh), or nullptr: draw per item
-  std::uint64_t mask_plane;       // masks per (group, word): the graph's edge count
+  bool chunked;                   // masks and num_groups * words a multiple of 32: queues by chunks
+  std::uint64_t mask_slot_stride; // the mask of (group, word) w, in-edge j: masks[(group * words + w) *
+  std::uint64_t mask_edge_stride; //   mask_slot_stride + j * mask_edge_stride] (fused_mask_kernels.cuh)
 };
+
+/// A queue entry that holds no slot (a chunked queue's padding, fused_settle_level).
+inline constexpr std::uint32_t fused_no_slot = 0xffffffffU;  // slots stay below 2^32 - 2
 
 /// Slot of word w of vertex v in group `group`: vertex-major, so that a vertex's words of every
 /// group of the batch share cache lines. Hubs are the sources of many live edges in every group;
@@ -101,12 +106,14 @@ inline constexpr unsigned fused_stat_count = 4;
 /// The first kernel of a level, thread 0 of block 0: clears the ring entry level L + 1 will queue
 /// into (level L - 1 read it and has finished) and counts the level.
 template <class Word>
-__device__ __forceinline__ void open_level(const fused_args<Word>& a, unsigned light, unsigned heavy) {
+__device__ __forceinline__ void open_level(const fused_args<Word>& a, unsigned light, unsigned heavy,
+                                           bool slots = true) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   a.stale_counts[0] = 0;
   a.stale_counts[1] = 0;
   if (light + heavy == 0) return;
   atomicAdd(a.stats + fused_stat_levels, 1ULL);
+  if (!slots) return;  // queue entries with padding: the chunked kernels count the slots they expand
   atomicAdd(a.stats + fused_stat_light, static_cast<unsigned long long>(light));
   atomicAdd(a.stats + fused_stat_heavy, static_cast<unsigned long long>(heavy));
 }

@@ -125,6 +125,33 @@ TEST(CudaFused, EdgeMasksEqualReference) {
   }
 }
 
+// Edge masks with chunked levels: batches of 32 and 64 groups of 32 colours, or 32 and 64 groups of
+// 64, queue a vertex's 32 (group, word) slots side by side and expand them a warp (light) or a
+// block (heavy hubs) per chunk; the roots' level is queued unpadded. The same graphs as above.
+TEST(CudaFused, ChunkedLevelsEqualReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const environment_override masks("WF_FUSED_MASKS", "on");
+  const environment_override in_flight("WF_FUSED_GROUPS", "64");
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  const csr_graph blocks_of_20 = test::model_hub_graph(3100, "uniform:0.05");
+  const csr_graph cascade = test::model_hub_graph(3100, "wc");
+  const csr_graph ring = test::hub_graph(2000, true);
+  const csr_graph sparse = test::hub_graph(3000, false);
+  for (const std::uint32_t colours : {32U, 64U}) {
+    // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64.
+    const std::uint64_t count = 3ULL * 32 * colours;
+    for (const auto& [g, name] : {std::pair{&dense, "uniform:0.3"}, std::pair{&blocks_of_20, "uniform:0.05"},
+                                  std::pair{&cascade, "wc"}, std::pair{&ring, "ring"}, std::pair{&sparse, "hub graph"}}) {
+      const std::string at = std::string(name) + ", " + std::to_string(colours) + " colours";
+      cuda::cuda_collection_profile profile;
+      expect_fused_equals_reference(*g, diffusion_model::ic, colours, cuda::rr_representation::flat, count, at,
+                                    &profile);
+      EXPECT_EQ(profile.fused_chunked_batches, profile.fused_batches) << at;
+      EXPECT_EQ(profile.fused_batches, 2U) << at;
+    }
+  }
+}
+
 // The automatic choice: a forced fused traversal starts with a one-group pilot batch with masks,
 // then draws masks only while the mean set reaches fused_mask_min_share of the vertices. The
 // premises (each graph's mean set against the threshold) are asserted on the reference sets.
