@@ -89,7 +89,8 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::
 }
 
 /// Floyd's draw i of a block of `size` edges with `count` live ones: uniform in [0, size - count + i].
-/// The one definition of what each pick draws, for both forms below.
+/// What each pick draws: the slot form below calls it, the bit form steps the same codes (a test
+/// holds the two equal).
 WF_HOST_DEVICE inline std::uint32_t ic_block_floyd_draw(std::uint64_t key, std::uint64_t first_edge,
                                                         std::uint32_t size, std::uint32_t count,
                                                         std::uint32_t i) noexcept {
