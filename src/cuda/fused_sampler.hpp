@@ -108,10 +108,12 @@ class fused_sampler {
   void launch_level(kernels::fused_args<Word> a, std::uint32_t level);
   /// Adds the milliseconds between profiling events `from` and `to` to `sum`.
   void add_event_time(std::size_t from, std::size_t to, double& sum);
-  /// Traverses samples first_id .. first_id + num_samples - 1; their visited words are then in
-  /// visited_ (the returned state's). Blocks.
+  /// Traverses samples first_id .. first_id + num_samples - 1 in `groups` groups (at least enough
+  /// for them; groups past them stay empty); their visited words are then in visited_ (the
+  /// returned state's). Blocks.
   template <class Word>
-  kernels::fused_args<Word> traverse(std::uint64_t first_id, std::uint32_t num_samples, bool masks);
+  kernels::fused_args<Word> traverse(std::uint64_t first_id, std::uint32_t num_samples, std::uint32_t groups,
+                                     bool masks);
   /// Extract the traversed sets into the target; return their members.
   template <class Word>
   std::uint64_t extract(const kernels::fused_args<Word>& a, rr_store& store);

@@ -137,12 +137,14 @@ TEST(CudaFused, ChunkedLevelsEqualReference) {
   const csr_graph cascade = test::model_hub_graph(3100, "wc");
   const csr_graph ring = test::hub_graph(2000, true);
   const csr_graph sparse = test::hub_graph(3000, false);
-  for (const std::uint32_t colours : {32U, 64U}) {
-    // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64.
-    const std::uint64_t count = 3ULL * 32 * colours;
+  // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64; or 31 and 62
+  // groups, which traverse one and two empty groups up to whole chunks.
+  for (const auto& [colours, chunks] : {std::pair{32U, 32U}, std::pair{64U, 32U}, std::pair{32U, 31U}}) {
+    const std::uint64_t count = 3ULL * chunks * colours;
     for (const auto& [g, name] : {std::pair{&dense, "uniform:0.3"}, std::pair{&blocks_of_20, "uniform:0.05"},
                                   std::pair{&cascade, "wc"}, std::pair{&ring, "ring"}, std::pair{&sparse, "hub graph"}}) {
-      const std::string at = std::string(name) + ", " + std::to_string(colours) + " colours";
+      const std::string at = std::string(name) + ", " + std::to_string(colours) + " colours, " +
+                             std::to_string(count) + " sets";
       cuda::cuda_collection_profile profile;
       expect_fused_equals_reference(*g, diffusion_model::ic, colours, cuda::rr_representation::flat, count, at,
                                     &profile);
