@@ -313,62 +313,107 @@ __device__ __forceinline__ void expand_chunk_slot(const graph_view& g, const fus
   }
 }
 
-/// Light chunks: a warp per 32 queue entries (a persistent grid), lane i expanding entry i. Where
-/// few of a chunk's slots are new the warp idles: at p = 0.05 (sets of 7% of n) light took 0.817
-/// against 0.809 s unchunked (p = 0.2: 0.207 against 0.338 s; H200, 32 colours).
+/// Whole warp, converged: expands the lanes' slots (`slot`, fused_no_slot for none; `place` and
+/// `frontier` its own) over in-edges first, first + step, ... of their vertex. When all are one
+/// vertex's (a settled chunk) the valid slots are packed: with P the power of two from their
+/// number, a pass takes 32 / P in-edges, P lanes each (lane: edge lane / P, slot of rank lane % P),
+/// so a sparse chunk takes fewer passes (unpacked, at p = 0.05, light 0.817 against 0.809 s
+/// unchunked and heavy 0.363 against 0.279 s). Otherwise (the roots' level, queued unpadded) each
+/// lane walks its own slot's in-edges. `lanes_by_rank`: the warp's 32 bytes of shared memory.
+template <class Word>
+__device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_args<Word>& a, std::uint32_t slot,
+                                             const slot_place& place, Word frontier, unsigned lane,
+                                             std::uint8_t* lanes_by_rank, std::uint64_t first, std::uint64_t step) {
+  const unsigned valid = __ballot_sync(fused_full_warp, slot != fused_no_slot);
+  if (valid == 0) return;
+  const std::uint32_t v = __shfl_sync(fused_full_warp, place.v, __ffs(static_cast<int>(valid)) - 1);
+  if (!__all_sync(fused_full_warp, slot == fused_no_slot || place.v == v)) {
+    if (slot != fused_no_slot) expand_chunk_slot(g, a, place, frontier, first, step);
+    return;
+  }
+  const auto count = static_cast<unsigned>(__popc(valid));
+  if (slot != fused_no_slot) lanes_by_rank[__popc(valid & ((1U << lane) - 1U))] = static_cast<std::uint8_t>(lane);
+  __syncwarp();
+  const unsigned width = count == 1 ? 1U : 1U << (32 - __clz(static_cast<int>(count - 1)));
+  const unsigned rank = lane & (width - 1);
+  const unsigned owner = lanes_by_rank[rank < count ? rank : 0];
+  __syncwarp();  // read before the warp's next chunk writes its ranks
+  const std::uint64_t column = static_cast<std::uint64_t>(place.group) * a.words + place.w;  // slot_of(.., 0, ..)
+  const std::uint64_t owner_column = __shfl_sync(fused_full_warp, column, owner);
+  const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
+  if (rank >= count) return;
+  const std::uint64_t row = a.mask_edge_stride;  // chunked: edge-major masks, num_groups * words a row
+  const Word* const masks = a.masks + owner_column;  // edge j's at masks[j * row]
+  Word* const next = a.next + owner_column;          // source u's at next[u * row]
+  const std::uint64_t end = g.in_offsets[v + 1];
+  const std::uint64_t pass = 32 / width * step;
+#pragma unroll 4
+  for (std::uint64_t j = g.in_offsets[v] + first + lane / width * step; j < end; j += pass) {
+    const Word mask = __ldg(masks + j * row);
+    const std::uint32_t u = __ldg(g.in_sources + j);
+    const Word live = owner_frontier & mask;
+    if (live != 0) atomicOr(next + u * row, live);
+  }
+}
+
+/// Light chunks: a warp per 32 queue entries (a persistent grid), expanded by expand_chunk.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_chunk_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];
   open_level(a, num_light, a.counts[1], false);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  __shared__ std::uint8_t lanes_by_rank[fused_block_threads / 32][32];
   std::uint64_t examined = 0;
   std::uint64_t all_items = 0;
   std::uint64_t expanded = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
        first < num_light; first += warps * 32) {
     const std::uint32_t slot = chunk_entry(a, first + lane, num_light, false);
-    if (slot == fused_no_slot) continue;
-    const Word frontier = a.current[slot];
-    a.current[slot] = 0;  // this buffer is the next level's next words: all zero after the level
-    const slot_place place = place_of(a, slot);
-    const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
-    examined += degree * popcount(frontier);
-    all_items += degree;
-    ++expanded;
-    expand_chunk_slot(g, a, place, frontier, 0, 1);
+    Word frontier = 0;
+    slot_place place{0, 0, 0};
+    if (slot != fused_no_slot) {
+      frontier = a.current[slot];
+      a.current[slot] = 0;  // this buffer is the next level's next words: all zero after the level
+      place = place_of(a, slot);
+      const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
+      examined += degree * popcount(frontier);
+      all_items += degree;
+      ++expanded;
+    }
+    expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[threadIdx.x >> 5], 0, 1);
   }
   add_warp_counts(a, lane, examined, all_items);
   expanded = warp_sum(expanded);
   if (lane == 0 && expanded != 0) atomicAdd(a.stats + fused_stat_light, static_cast<unsigned long long>(expanded));
 }
 
-/// Heavy chunks: a block per 32 queue entries (a persistent grid), lane i of every warp expanding
-/// entry i over every (warps per block)-th in-edge. Sparse chunks idle most lanes: at p = 0.05 the
-/// heavy kernels took 0.363 against 0.279 s unchunked (p = 0.2: 0.087 against 0.090 s; H200, 32
-/// colours). A block per slot over edge-major masks would read them strided.
+/// Heavy chunks: a block per 32 queue entries (a persistent grid), every warp expanding them
+/// (expand_chunk) over every (warps per block)-th in-edge.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_view g, fused_args<Word> a) {
   const unsigned num_heavy = a.counts[1];
   const unsigned lane = threadIdx.x & 31;
   const unsigned warp = threadIdx.x >> 5;
   constexpr unsigned warps = fused_block_threads / 32;
+  __shared__ std::uint8_t lanes_by_rank[warps][32];
   std::uint64_t examined = 0;  // warp 0's
   std::uint64_t all_items = 0;
   std::uint64_t expanded = 0;
   for (std::uint64_t chunk = blockIdx.x; chunk * 32 < num_heavy; chunk += gridDim.x) {
     const std::uint32_t slot = chunk_entry(a, chunk * 32 + lane, num_heavy, true);
     Word frontier = 0;
+    slot_place place{0, 0, 0};
     if (slot != fused_no_slot) {
       frontier = a.current[slot];
-      const slot_place place = place_of(a, slot);
-      expand_chunk_slot(g, a, place, frontier, warp, warps);
-      if (warp == 0) {
-        const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
-        examined += degree * popcount(frontier);
-        all_items += degree;
-        ++expanded;
-      }
+      place = place_of(a, slot);
+    }
+    expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[warp], warp, warps);
+    if (warp == 0 && slot != fused_no_slot) {
+      const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
+      examined += degree * popcount(frontier);
+      all_items += degree;
+      ++expanded;
     }
     __syncthreads();  // every warp has read the slots' colours
     if (warp == 0 && slot != fused_no_slot) a.current[slot] = 0;
