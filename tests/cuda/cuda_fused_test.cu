@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "cuda/cuda_rr_collection.hpp"
 #include "cuda/fused_sampler.hpp"
@@ -90,19 +91,29 @@ TEST(CudaFused, LateBufferFlushEqualsReference) {
   expect_fused_equals_reference(ring, diffusion_model::ic, 64, cuda::rr_representation::flat, 150, "ring, " + at);
 }
 
+/// The edge-mask tests' graphs: rounds of whole blocks (uniform:0.3, blocks of 3 and tails of 1;
+/// uniform:0.05, hubs in rounds of one block of 20 and a tail of 10), blocks past 32 edges set by
+/// atomics (wc hubs), the per-edge rule (random probabilities, the always-live ring), heavy hubs.
+struct edge_mask_graphs {
+  csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  csr_graph blocks_of_20 = test::model_hub_graph(3100, "uniform:0.05");
+  csr_graph cascade = test::model_hub_graph(3100, "wc");
+  csr_graph ring = test::hub_graph(2000, true);
+  csr_graph sparse = test::hub_graph(3000, false);
+  std::vector<std::pair<const csr_graph*, std::string>> named() const {
+    return {{&dense, "uniform:0.3"}, {&blocks_of_20, "uniform:0.05"}, {&cascade, "wc"}, {&ring, "ring"},
+            {&sparse, "hub graph"}};
+  }
+};
+
 // Edge masks forced (WF_FUSED_MASKS=on): every batch draws its masks and traverses by bit
-// operations. Rounds of whole blocks (uniform:0.3, blocks of 3 and tails of 1; uniform:0.05, hubs
-// in rounds of one block of 20 and a tail of 10), blocks past 32 edges set by atomics (wc hubs),
-// the per-edge rule (random probabilities, the always-live ring), heavy hubs, 32- and 64-bit words,
-// one group per batch and many.
+// operations, on the graphs above, with 32- and 64-bit words, one group per batch and many.
 TEST(CudaFused, EdgeMasksEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
-  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
-  const csr_graph blocks_of_20 = test::model_hub_graph(3100, "uniform:0.05");
-  const csr_graph cascade = test::model_hub_graph(3100, "wc");
-  const csr_graph ring = test::hub_graph(2000, true);
-  const csr_graph sparse = test::hub_graph(3000, false);
+  const edge_mask_graphs graphs;
+  const csr_graph& blocks_of_20 = graphs.blocks_of_20;
+  const csr_graph& cascade = graphs.cascade;
   ASSERT_GT(ic_block_size(1550, blocks_of_20.in_thresholds[blocks_of_20.in_offsets[0]]), 16U);
   ASSERT_GT(ic_block_size(1550, cascade.in_thresholds[cascade.in_offsets[0]]), 32U);
   for (const char* groups : {"1", "64"}) {
@@ -111,9 +122,7 @@ TEST(CudaFused, EdgeMasksEqualReference) {
       for (const std::uint32_t colours : {32U, 64U}) {
         const std::string at = std::string(representation == cuda::rr_representation::flat ? "flat" : "bitmap") +
                                ", " + std::to_string(colours) + " colours, groups " + groups;
-        for (const auto& [g, name] : {std::pair{&dense, "uniform:0.3"}, std::pair{&blocks_of_20, "uniform:0.05"},
-                                      std::pair{&cascade, "wc"}, std::pair{&ring, "ring"},
-                                      std::pair{&sparse, "hub graph"}}) {
+        for (const auto& [g, name] : graphs.named()) {
           cuda::cuda_collection_profile profile;
           expect_fused_equals_reference(*g, diffusion_model::ic, colours, representation, 300, name + (", " + at),
                                         &profile);
@@ -132,18 +141,13 @@ TEST(CudaFused, ChunkedLevelsEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
   const environment_override in_flight("WF_FUSED_GROUPS", "64");
-  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
-  const csr_graph blocks_of_20 = test::model_hub_graph(3100, "uniform:0.05");
-  const csr_graph cascade = test::model_hub_graph(3100, "wc");
-  const csr_graph ring = test::hub_graph(2000, true);
-  const csr_graph sparse = test::hub_graph(3000, false);
+  const edge_mask_graphs graphs;
   // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64; or 31 and 62
   // groups, which traverse one and two empty groups up to whole chunks.
   for (const auto& [colours, chunks] : {std::pair{32U, 32U}, std::pair{64U, 32U}, std::pair{32U, 31U}}) {
     const std::uint64_t count = 3ULL * chunks * colours;
-    for (const auto& [g, name] : {std::pair{&dense, "uniform:0.3"}, std::pair{&blocks_of_20, "uniform:0.05"},
-                                  std::pair{&cascade, "wc"}, std::pair{&ring, "ring"}, std::pair{&sparse, "hub graph"}}) {
-      const std::string at = std::string(name) + ", " + std::to_string(colours) + " colours, " +
+    for (const auto& [g, name] : graphs.named()) {
+      const std::string at = name + ", " + std::to_string(colours) + " colours, " +
                              std::to_string(count) + " sets";
       cuda::cuda_collection_profile profile;
       expect_fused_equals_reference(*g, diffusion_model::ic, colours, cuda::rr_representation::flat, count, at,
