@@ -300,17 +300,10 @@ template <class Word>
 __device__ __forceinline__ void expand_chunk_slot(const graph_view& g, const fused_args<Word>& a,
                                                   const slot_place& place, Word frontier, std::uint64_t first,
                                                   std::uint64_t step) {
-  const std::uint64_t row = a.mask_edge_stride;  // num_groups * words, as slot_of's vertex stride
-  const Word* const masks = mask_words(a, place.group, place.w);
-  Word* const next = a.next + slot_of(a, place.group, 0, place.w);  // source u's at next[u * row]
   const std::uint64_t end = g.in_offsets[place.v + 1];
 #pragma unroll 4
-  for (std::uint64_t j = g.in_offsets[place.v] + first; j < end; j += step) {
-    const Word mask = __ldg(masks + j * row);
-    const std::uint32_t u = __ldg(g.in_sources + j);
-    const Word live = frontier & mask;
-    if (live != 0) atomicOr(next + u * row, live);
-  }
+  for (std::uint64_t j = g.in_offsets[place.v] + first; j < end; j += step)
+    mask_edge(g, a, place.group, place.w, j, frontier);
 }
 
 /// Whole warp, converged: expands the lanes' slots (`slot`, fused_no_slot for none; `place` and
