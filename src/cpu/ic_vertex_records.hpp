@@ -47,11 +47,11 @@ inline void for_each_live_block_edge(std::uint64_t key, const ic_vertex_record& 
   const std::uint64_t end = std::uint64_t{r.begin} + r.degree;
   for (std::uint64_t first = r.begin; first < end; first += r.param) {
     const std::uint64_t size = ic_block_size_at(first, end, r.param);
-    const std::uint32_t k = ic_block_live_count(key, first, ic_block_table(blocks, r.cls, size, r.param), size);
-    if (k == 0) continue;
+    const ic_block_counted drawn = ic_block_live_count(key, first, ic_block_table(blocks, r.cls, size, r.param), size);
+    if (drawn.count == 0) continue;
     std::uint32_t slots[block_cdf_length];
-    ic_block_live_slots(key, first, size, k, slots);
-    for (std::uint32_t i = 0; i < k; ++i) on_live(first + slots[i]);
+    ic_block_live_slots(key, first, size, drawn.count, drawn.picks, slots);
+    for (std::uint32_t i = 0; i < drawn.count; ++i) on_live(first + slots[i]);
   }
 }
 

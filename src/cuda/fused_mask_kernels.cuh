@@ -112,7 +112,8 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
       const std::uint64_t block_step = element_code_step(std::uint64_t{block} << 21);
       for (std::uint32_t offset = 0; offset < span; offset += block, code += block_step) {
         const std::uint64_t size = ic_block_size_at(start + offset, end, block);
-        const std::uint32_t u = coded_hash32(key, code);
+        const std::uint64_t hash = coded_hash64(key, code);  // count draw: the count high, the picks low
+        const auto u = static_cast<std::uint32_t>(hash >> 32);
         std::uint32_t k;
         if (size == block) {
           k = ic_block_count(u, full_head, full_table, size);
@@ -120,7 +121,8 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
           const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
           k = ic_block_count(u, ic_block_table_head(tail_table), tail_table, size);
         }
-        live |= ic_block_live_bits(key, code, static_cast<std::uint32_t>(size), k) << offset;
+        live |= ic_block_live_bits(key, code, static_cast<std::uint32_t>(size), k, static_cast<std::uint32_t>(hash))
+                << offset;
       }
     }
     const std::uint32_t column = warp_transpose_bits(live, lane);
@@ -325,12 +327,16 @@ __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_ar
     return;
   }
   const auto count = static_cast<unsigned>(__popc(valid));
-  if (slot != fused_no_slot) lanes_by_rank[__popc(valid & ((1U << lane) - 1U))] = static_cast<std::uint8_t>(lane);
-  __syncwarp();
-  const unsigned width = count == 1 ? 1U : 1U << (32 - __clz(static_cast<int>(count - 1)));
+  unsigned width = 32;
+  unsigned owner = lane;  // a full chunk (dense sets) skips the ranks
+  if (count < 32) {
+    if (slot != fused_no_slot) lanes_by_rank[__popc(valid & ((1U << lane) - 1U))] = static_cast<std::uint8_t>(lane);
+    __syncwarp();
+    width = count == 1 ? 1U : 1U << (32 - __clz(static_cast<int>(count - 1)));
+    owner = lanes_by_rank[min(lane & (width - 1), count - 1)];  // lanes past the ranks return below
+    __syncwarp();  // read before the warp's next chunk writes its ranks
+  }
   const unsigned rank = lane & (width - 1);
-  const unsigned owner = lanes_by_rank[rank < count ? rank : 0];
-  __syncwarp();  // read before the warp's next chunk writes its ranks
   const std::uint64_t column = static_cast<std::uint64_t>(place.group) * a.words + place.w;  // slot_of(.., 0, ..)
   const std::uint64_t owner_column = __shfl_sync(fused_full_warp, column, owner);
   const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);

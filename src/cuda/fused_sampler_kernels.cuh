@@ -443,6 +443,7 @@ struct ic_counted_item {
   std::uint64_t size = 0;
   std::uint32_t tag = 0;
   std::uint32_t live = 0;
+  std::uint32_t picks = 0;  // the count draw's low half (ic_block_counted)
 };
 
 /// IC, item `item` of a slot (group, word w, frontier colours): one in-edge for the per-edge
@@ -475,7 +476,10 @@ __device__ __forceinline__ ic_counted_item ic_item_count(const graph_view& g, co
   d.size = ic_block_size_at(d.first, r.begin + r.degree, r.block);
   d.tag = static_cast<std::uint32_t>((group * a.words + w) << 6) | c;
   d.key = a.keys[group * a.colours + static_cast<std::uint64_t>(w) * bits + c];
-  d.live = ic_block_live_count(d.key, d.first, ic_block_table(a.blocks, r.cls, d.size, r.block), d.size);
+  const ic_block_counted drawn =
+      ic_block_live_count(d.key, d.first, ic_block_table(a.blocks, r.cls, d.size, r.block), d.size);
+  d.live = drawn.count;
+  d.picks = drawn.picks;
   return d;
 }
 
@@ -492,7 +496,7 @@ __device__ __forceinline__ void stage_live(const graph_view& g, const fused_args
   if (stage.fill + total > a.live_capacity) resolve_live(g, a, sink, stage, lane);
   if (total > a.live_capacity) {
     std::uint32_t drawn[block_cdf_length];
-    ic_block_live_slots(d.key, d.first, d.size, d.live, drawn);
+    ic_block_live_slots(d.key, d.first, d.size, d.live, d.picks, drawn);
     const Word bit = tagged_bit<Word>(d.tag);
     for (std::uint32_t i = 0; i < d.live; ++i) {
       const std::uint32_t u = g.in_sources[d.first + drawn[i]];
@@ -503,7 +507,7 @@ __device__ __forceinline__ void stage_live(const graph_view& g, const fused_args
   }
   // The offsets go to the tags' places first (shared memory, no local array), then become edges.
   const unsigned position = stage.fill + inclusive - d.live;
-  ic_block_live_slots(d.key, d.first, d.size, d.live, stage.tags + position);
+  ic_block_live_slots(d.key, d.first, d.size, d.live, d.picks, stage.tags + position);
   for (std::uint32_t i = 0; i < d.live; ++i) {
     stage.edges[position + i] = d.first + stage.tags[position + i];
     stage.tags[position + i] = d.tag;

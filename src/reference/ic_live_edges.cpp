@@ -45,10 +45,10 @@ std::vector<std::uint64_t> ic_live_in_edges(const csr_graph& g, std::uint64_t ke
   const std::uint64_t block = ic_block_size(end - begin, t);
   for (std::uint64_t first = begin; first < end; first += block) {
     const std::uint64_t size = std::min(block, end - first);
-    const std::uint32_t count = ic_block_live_count(key, first, count_table(size, t), size);
+    const ic_block_counted drawn = ic_block_live_count(key, first, count_table(size, t), size);
     std::uint32_t slots[block_cdf_length];
-    ic_block_live_slots(key, first, size, count, slots);
-    for (std::uint32_t i = 0; i < count; ++i) live.push_back(first + slots[i]);
+    ic_block_live_slots(key, first, size, drawn.count, drawn.picks, slots);
+    for (std::uint32_t i = 0; i < drawn.count; ++i) live.push_back(first + slots[i]);
   }
   std::sort(live.begin(), live.end());
   return live;

@@ -169,16 +169,30 @@ INSTANTIATE_TEST_SUITE_P(Degrees, IcBlockRuleStar,
                                            star_case{40, 0.05}, star_case{250, 0.01}, star_case{1000, 0.001},
                                            star_case{37, 0.1}));
 
-TEST(IcBlockRule, WeightedCascadeHubCostsAboutTwoDraws) {
+TEST(IcBlockRule, WeightedCascadeHubCostsOneHashAndOneAPick) {
   const std::uint32_t d = 5000;
   const csr_graph g = star(d, 1.0 / d);
   const ic_block_plan plan = make_ic_block_plan(g.view());
+  ASSERT_EQ(ic_block_size(d, g.in_thresholds[0]), d);  // one block
   std::uint64_t draws = 0;
   constexpr std::uint64_t samples = 20000;
   for (std::uint64_t s = 0; s < samples; ++s)
     draws += for_each_live_in_edge(sample_key(3, s), g.view(), plan.view(), 0, [](std::uint64_t) {});
-  // 1 + E[K] = 2 per sample; 5 standard errors of the Poisson(1) count.
-  EXPECT_NEAR(static_cast<double>(draws) / samples, 2.0, 5 / std::sqrt(static_cast<double>(samples)));
+  // The count's hash, and a hash per pick where K >= 2 (d (d - 1) > ic_batched_picks_limit: the
+  // picks do not fit the count's low half); a single pick fits it (rejected with probability
+  // d / 2^32, negligible here). Mean and 5 standard errors of 1 + K [K >= 2], K ~ Binomial(d, q).
+  ASSERT_GT(std::uint64_t{d} * (d - 1), ic_batched_picks_limit);
+  const double q = g.in_thresholds[0] / 4294967296.0;
+  double mean = 0, second = 0;
+  for (std::uint32_t k = 0; k <= block_cdf_length; ++k) {
+    const double cost = 1.0 + (k >= 2 ? k : 0);
+    const double pmf = std::exp(log_binomial_pmf(d, k, q));
+    mean += pmf * cost;
+    second += pmf * cost * cost;
+  }
+  EXPECT_NEAR(mean, 1.63, 0.01);  // about 1 + P(K >= 2) E[K | K >= 2], not 1 + E[K] = 2
+  const double error = std::sqrt((second - mean * mean) / samples);
+  EXPECT_NEAR(static_cast<double>(draws) / samples, mean, 5 * error);
 }
 
 TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
@@ -196,42 +210,108 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
       std::uint32_t want = 0;
       while (want < block_cdf_length && u >= table[want]) ++want;
       want = std::min<std::uint32_t>(want, static_cast<std::uint32_t>(size));
-      ASSERT_EQ(ic_block_live_count(key, first, table, size), want) << size << " " << p << " " << s;
+      const ic_block_counted drawn = ic_block_live_count(key, first, table, size);
+      ASSERT_EQ(drawn.count, want) << size << " " << p << " " << s;
+      ASSERT_EQ(drawn.picks, static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0))));
       if (want >= 4) ++large;
     }
   }
   EXPECT_GT(large, 1000U);  // the one-by-one tail ran
 }
 
-// The bit-set form of Floyd (the GPU edge masks' draw, stepping each draw's code from the last)
-// picks the same offsets as the slot form, for every block size up to 32 and every count up to the
-// table's length, collisions included; each draw is bounded_draw of its element.
+/// Floyd's draws of a block as the rule defines them, computed apart from ic_batched_picks: the
+/// mixed-radix digits of Lemire's draw floor(picks * P / 2^32) below the ranges' product P when
+/// P <= ic_batched_picks_limit and 2^32 mod P <= (picks * P) mod 2^32, else bounded_draw of each
+/// pick's element. Sets `batched` to which.
+std::vector<std::uint32_t> floyd_draws(std::uint64_t key, std::uint64_t first, std::uint32_t size,
+                                       std::uint32_t count, std::uint32_t picks, bool& batched) {
+  std::uint64_t product = 1;
+  for (std::uint32_t i = 0; i < count && product <= ic_batched_picks_limit; ++i) product *= size - count + i + 1;
+  std::vector<std::uint32_t> draws(count);
+  const std::uint64_t wide = std::uint64_t{picks} * product;
+  batched = product <= ic_batched_picks_limit && (wide & 0xffffffffULL) >= (1ULL << 32) % product;
+  if (batched) {
+    std::uint64_t digits = wide >> 32;  // draw 0 is the most significant digit
+    for (std::uint32_t i = count; i-- > 0;) {
+      draws[i] = static_cast<std::uint32_t>(digits % (size - count + i + 1));
+      digits /= size - count + i + 1;
+    }
+  } else {
+    for (std::uint32_t i = 0; i < count; ++i) draws[i] = bounded_draw(key, ic_block_element(first, i + 1), size - count + i + 1);
+  }
+  return draws;
+}
+
+// Both forms of a block's picks (the slot form; the bit-set form of the GPU edge masks, stepping
+// codes) follow the rule as floyd_draws computes it apart, for every block size up to 32 and every
+// count up to the table's length: from the count draw's low half where it is exact, from a draw
+// per pick elsewhere (both ran, and Floyd's collisions).
 TEST(IcBlockRule, LiveBitsAreTheLiveSlots) {
-  std::uint64_t collisions = 0;
+  std::uint64_t collisions = 0, batched_blocks = 0, per_pick_blocks = 0;
   for (std::uint32_t size = 1; size <= 32; ++size) {
     for (std::uint32_t count = 0; count <= std::min(size, block_cdf_length); ++count) {
       for (std::uint64_t s = 0; s < 200; ++s) {
         const std::uint64_t key = sample_key(5, s);
         const std::uint64_t first = 1000 * s + size;
+        const auto picks = static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0)));
+        bool batched = false;
+        const std::vector<std::uint32_t> draws = floyd_draws(key, first, size, count, picks, batched);
+        ++(batched ? batched_blocks : per_pick_blocks);
         std::uint32_t slots[block_cdf_length];
-        ic_block_live_slots(key, first, size, count, slots);
+        ASSERT_EQ(ic_block_live_slots(key, first, size, count, picks, slots), batched ? 0 : count);
         std::uint32_t want = 0;
         for (std::uint32_t i = 0; i < count; ++i) {
-          ASSERT_LT(slots[i], size);
-          const std::uint32_t j = size - count + i;
-          const std::uint32_t t = bounded_draw(key, ic_block_element(first, i + 1), j + 1);
-          ASSERT_EQ(ic_block_floyd_draw(key, first, size, count, i), t);  // the code steps are the elements'
-          if (((want >> t) & 1U) != 0) ++collisions;  // the draw hit an offset already taken
+          const std::uint32_t top = size - count + i;
+          ASSERT_LE(draws[i], top);
+          if (!batched) {
+            ASSERT_EQ(ic_block_floyd_draw(key, first, size, count, i), draws[i]);  // codes step as elements
+          }
+          const bool taken = ((want >> draws[i]) & 1U) != 0;
+          collisions += taken ? 1 : 0;
+          ASSERT_EQ(slots[i], taken ? top : draws[i]) << size << " " << count << " " << s << " pick " << i;
           want |= 1U << slots[i];
         }
         // The edge masks step block codes along a round of blocks.
         ASSERT_EQ(ic_block_code(first + 5 * size), ic_block_code(first) + element_code_step((5ULL * size) << 21));
-        ASSERT_EQ(ic_block_live_bits(key, ic_block_code(first), size, count), want) << size << " " << count << " " << s;
+        ASSERT_EQ(ic_block_live_bits(key, ic_block_code(first), size, count, picks), want)
+            << size << " " << count << " " << s;
         ASSERT_EQ(static_cast<std::uint32_t>(__builtin_popcount(want)), count);
       }
     }
   }
   EXPECT_GT(collisions, 0U);  // the collision branch ran
+  EXPECT_GT(batched_blocks, 0U);
+  EXPECT_GT(per_pick_blocks, 0U);
+}
+
+// The picks drawn from the count draw's low half are a uniform K-subset: chi-square over all
+// C(size, count) subsets (every block here is batched: the ranges' products are small).
+TEST(IcBlockRule, BatchedPicksAreUniformSubsets) {
+  for (const auto& [size, count] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{6, 3}, {9, 2}, {12, 4}}) {
+    std::vector<std::uint64_t> seen(1U << size, 0);
+    constexpr std::uint64_t samples = 200000;
+    for (std::uint64_t s = 0; s < samples; ++s) {
+      const auto picks = static_cast<std::uint32_t>(element_hash(sample_key(17, s), ic_block_element(0, 0)));
+      ++seen[ic_block_live_bits(sample_key(17, s), ic_block_code(0), size, count, picks)];
+    }
+    std::uint32_t subsets = 0;
+    double chi = 0;
+    std::uint64_t total = 0;
+    double expected = samples;
+    for (std::uint32_t i = 0; i < count; ++i) expected = expected * (i + 1) / (size - i);  // samples / C(size, count)
+    for (std::uint32_t bits = 0; bits < seen.size(); ++bits) {
+      if (static_cast<std::uint32_t>(__builtin_popcount(bits)) != count) {
+        ASSERT_EQ(seen[bits], 0U);
+        continue;
+      }
+      ++subsets;
+      total += seen[bits];
+      chi += (seen[bits] - expected) * (seen[bits] - expected) / expected;
+    }
+    ASSERT_EQ(total, samples);
+    const double dof = subsets - 1.0;
+    EXPECT_LT(chi, dof + 5 * std::sqrt(2 * std::max(dof, 1.0)) + 1e-9) << size << " choose " << count;
+  }
 }
 
 TEST(IcBlockPlan, RandomGraphEnumerationMatchesSingleEdgeQuestions) {

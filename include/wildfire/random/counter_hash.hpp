@@ -37,14 +37,19 @@ WF_HOST_DEVICE constexpr std::uint64_t element_code_step(std::uint64_t delta) no
   return delta * 0xd1b54a32d192ed03ULL;
 }
 
+/// 64 random bits for the element whose code is `code`.
+WF_HOST_DEVICE constexpr std::uint64_t coded_hash64(std::uint64_t key, std::uint64_t code) noexcept {
+  return mix64(key ^ code);
+}
+
 /// 32 random bits (the high half, which has the best mixing) for the element whose code is `code`.
 WF_HOST_DEVICE constexpr std::uint32_t coded_hash32(std::uint64_t key, std::uint64_t code) noexcept {
-  return static_cast<std::uint32_t>(mix64(key ^ code) >> 32);
+  return static_cast<std::uint32_t>(coded_hash64(key, code) >> 32);
 }
 
 /// 64 random bits for `element` within the sample whose key is `key`.
 WF_HOST_DEVICE constexpr std::uint64_t element_hash(std::uint64_t key, std::uint64_t element) noexcept {
-  return mix64(key ^ element_code(element));
+  return coded_hash64(key, element_code(element));
 }
 
 /// 32 random bits (the high half, which has the best mixing).
@@ -66,6 +71,13 @@ inline constexpr std::uint64_t root = 2ULL << 62;         // root slot j, attemp
 inline constexpr std::uint64_t misc = 3ULL << 62;         // root counts, weights, other draws
 }  // namespace element_domain
 
+/// Lemire's test for a multiply-shift draw below `bound` whose product word * bound has the low
+/// 32 bits `low`: true iff the draw (the product's high half) is exactly uniform, i.e. low is not
+/// below 2^32 mod bound (only a low half below `bound` can be, so the modulo is rarely computed).
+WF_HOST_DEVICE constexpr bool lemire_accepts(std::uint32_t low, std::uint32_t bound) noexcept {
+  return low >= bound || low >= static_cast<std::uint32_t>(-bound) % bound;
+}
+
 /// Unbiased uniform integer in [0, bound) for (key, element), bound >= 1 (Lemire's multiply-shift
 /// with rejection), from the element's code (element_code). Each attempt consumes a fresh element
 /// id `element + attempt` in the low bits: callers leave the low 16 bits of `element` zero.
@@ -76,8 +88,7 @@ WF_HOST_DEVICE constexpr std::uint32_t coded_bounded_draw(std::uint64_t key, std
   // returns here, and the rejection loop stays off the common path.
   if (static_cast<std::uint32_t>(product) >= bound) return static_cast<std::uint32_t>(product >> 32);
   for (std::uint64_t attempt = 0;; ++attempt) {
-    const auto low = static_cast<std::uint32_t>(product);
-    if (low >= bound || low >= static_cast<std::uint32_t>(-bound) % bound || attempt >= 0xffffULL) {
+    if (lemire_accepts(static_cast<std::uint32_t>(product), bound) || attempt >= 0xffffULL) {
       return static_cast<std::uint32_t>(product >> 32);
     }
     product = static_cast<std::uint64_t>(coded_hash32(key, code + element_code_step(attempt + 1))) * bound;

@@ -1,10 +1,12 @@
 // IC liveness drawn per block of in-edges instead of per edge, for vertices whose in-edges all
 // carry the same probability p (weighted cascade, uniform:P). The in-edges of such a vertex are
-// cut into blocks of B = round(1/p) edges (the last one shorter); per block one draw gives the
-// number K ~ Binomial(S, p) of live edges (S = the block's size, inverse CDF from a table of
-// 32-bit thresholds) and K more draws pick which ones (Floyd: a uniform K-subset). That is the
-// same distribution as S independent Bernoulli(p) edges, at about 1 + K draws per block instead
-// of S: under weighted cascade a hub with 10^4 in-edges costs ~2 hashes, not 10^4.
+// cut into blocks of B = round(1/p) edges (the last one shorter); per block one 64-bit draw gives
+// the number K ~ Binomial(S, p) of live edges (S = the block's size; its high half, inverse CDF
+// from a table of 32-bit thresholds) and, from its low half, which ones (Floyd's K draws, a
+// uniform K-subset, as the digits of one exact draw: ic_batched_picks). That is the same
+// distribution as S independent Bernoulli(p) edges, at one hash per block instead of S: under
+// weighted cascade a hub with 10^4 in-edges costs ~1.6 hashes, not 10^4 (its blocks with two or
+// more live edges take a draw per pick, ic_block_floyd_draw).
 //
 // This refines ARCHITECTURE.md section 1 ("edge e is live iff hash(seed, s, e) < threshold[e]"):
 // every decision is still a pure function of (seed, sample, element), the element being a block,
@@ -82,45 +84,98 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_count(std::uint32_t u, const ic_tab
   return size < k ? static_cast<std::uint32_t>(size) : k;
 }
 
-/// Number of live edges in the block of `size` edges starting at `first_edge`.
-WF_HOST_DEVICE inline std::uint32_t ic_block_live_count(std::uint64_t key, std::uint64_t first_edge,
-                                                        const std::uint32_t* table, std::uint64_t size) noexcept {
-  return ic_block_count(coded_hash32(key, ic_block_code(first_edge)), ic_block_table_head(table), table, size);
+/// A block's count draw: its number of live edges (from the hash's high half) and the hash's low
+/// half, from which the live edges are picked (ic_block_live_slots, ic_block_live_bits).
+struct ic_block_counted {
+  std::uint32_t count;
+  std::uint32_t picks;
+};
+
+/// The count draw of the block of `size` edges starting at `first_edge`, whose count table is `table`.
+WF_HOST_DEVICE inline ic_block_counted ic_block_live_count(std::uint64_t key, std::uint64_t first_edge,
+                                                           const std::uint32_t* table, std::uint64_t size) noexcept {
+  const std::uint64_t hash = coded_hash64(key, ic_block_code(first_edge));
+  return {ic_block_count(static_cast<std::uint32_t>(hash >> 32), ic_block_table_head(table), table, size),
+          static_cast<std::uint32_t>(hash)};
 }
 
-/// Floyd's draw i of a block of `size` edges with `count` live ones: uniform in [0, size - count + i].
-/// What each pick draws: the slot form below calls it, the bit form steps the same codes (a test
-/// holds the two equal).
+/// Largest product of a block's Floyd ranges drawn from its count draw's low half; one from 32 bits
+/// below P is rejected with probability below P / 2^32, here 2^-8 (the picks then take a draw each).
+inline constexpr std::uint64_t ic_batched_picks_limit = 1ULL << 24;
+
+/// Floyd's draws of a block from one 32-bit word (its count draw's low half), one range at a time
+/// (Brackett-Rozinsky and Lemire's batched draws): draw i is the high half of word * range_i and
+/// the next word its low half. By induction word * P = (sum_i draw_i * prod_{j>i} range_j) * 2^32
+/// + last word, P the product of the ranges: the draws are the mixed-radix digits of Lemire's draw
+/// floor(word * P / 2^32) below P, and the last word is that product's low half. When Lemire's
+/// test accepts it (exact()), the digits are exactly uniform and independent, as Floyd needs.
+struct ic_batched_picks {
+  std::uint32_t word;
+  std::uint64_t product = 1;  // saturates above ic_batched_picks_limit
+  WF_HOST_DEVICE std::uint32_t next(std::uint32_t range) noexcept {
+    const std::uint64_t wide = std::uint64_t{word} * range;
+    word = static_cast<std::uint32_t>(wide);
+    if (product <= ic_batched_picks_limit) product *= range;
+    return static_cast<std::uint32_t>(wide >> 32);
+  }
+  [[nodiscard]] WF_HOST_DEVICE bool exact() const noexcept {
+    return product <= ic_batched_picks_limit && lemire_accepts(word, static_cast<std::uint32_t>(product));
+  }
+};
+
+/// Floyd's draw i of a block of `size` edges with `count` live ones, uniform in [0, size - count + i],
+/// from its own element: what the picks draw where the batched draw is not exact (rare: large
+/// blocks with several live edges, or a rejection). The slot form below calls it, the bit form
+/// steps the same codes (a test holds the two equal).
 WF_HOST_DEVICE inline std::uint32_t ic_block_floyd_draw(std::uint64_t key, std::uint64_t first_edge,
                                                         std::uint32_t size, std::uint32_t count,
                                                         std::uint32_t i) noexcept {
   return coded_bounded_draw(key, ic_block_code(first_edge) + (i + 1) * ic_block_draw_step, size - count + i + 1);
 }
 
-/// Offsets (in [0, size)) of the `count` live edges of a block, distinct and uniform (Floyd's
-/// algorithm: a draw already taken takes its range's top, size - count + i, instead), written to
-/// `slots[0..count)`. count <= block_cdf_length.
-WF_HOST_DEVICE inline void ic_block_live_slots(std::uint64_t key, std::uint64_t first_edge, std::uint64_t size,
-                                               std::uint32_t count, std::uint32_t* slots) noexcept {
+/// Floyd's step i: draw `t` becomes slots[i], or the range's top `top` if an earlier pick took it.
+WF_HOST_DEVICE inline void floyd_place(std::uint32_t* slots, std::uint32_t i, std::uint32_t t, std::uint32_t top) noexcept {
+  for (std::uint32_t q = 0; q < i; ++q)
+    if (slots[q] == t) {
+      t = top;
+      break;
+    }
+  slots[i] = t;
+}
+
+/// Offsets (in [0, size)) of the `count` live edges of a block whose count draw's low half is
+/// `picks`, distinct and uniform (Floyd's algorithm: draw i is uniform in [0, size - count + i],
+/// and one already taken takes that range's top instead), written to `slots[0..count)`.
+/// count <= block_cdf_length. Returns the hashes it made: 0 when the batched draw is exact (nearly
+/// always), else `count`.
+WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(std::uint64_t key, std::uint64_t first_edge,
+                                                        std::uint64_t size, std::uint32_t count, std::uint32_t picks,
+                                                        std::uint32_t* slots) noexcept {
   const auto pool = static_cast<std::uint32_t>(size);
-  for (std::uint32_t i = 0; i < count; ++i) {
-    std::uint32_t t = ic_block_floyd_draw(key, first_edge, pool, count, i);
-    for (std::uint32_t q = 0; q < i; ++q)
-      if (slots[q] == t) {
-        t = pool - count + i;
-        break;
-      }
-    slots[i] = t;
-  }
+  ic_batched_picks batch{picks};
+  for (std::uint32_t i = 0; i < count; ++i) floyd_place(slots, i, batch.next(pool - count + i + 1), pool - count + i);
+  if (batch.exact()) return 0;
+  for (std::uint32_t i = 0; i < count; ++i)
+    floyd_place(slots, i, ic_block_floyd_draw(key, first_edge, pool, count, i), pool - count + i);
+  return count;
 }
 
 /// The same live edges as ic_block_live_slots, as a bit set (bit i: offset i is live) for blocks of
 /// at most 32 edges, from the block's code (ic_block_code): Floyd's "t already chosen" is a bit
-/// test, and each draw's code is a step from the last (the GPU edge masks' form; Nsight Compute
-/// counted its loop at 85 instructions a draw when it built each draw's element and multiplied).
+/// test, and where the picks take a draw each, each draw's code is a step from the last (the GPU
+/// edge masks' form).
 WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::uint64_t block_code,
-                                                       std::uint32_t size, std::uint32_t count) noexcept {
+                                                       std::uint32_t size, std::uint32_t count,
+                                                       std::uint32_t picks) noexcept {
   std::uint32_t chosen = 0;
+  ic_batched_picks batch{picks};
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::uint32_t t = batch.next(size - count + i + 1);
+    if (((chosen >> t) & 1U) != 0) t = size - count + i;
+    chosen |= 1U << t;
+  }
+  if (batch.exact()) return chosen;
+  chosen = 0;
   std::uint64_t code = block_code;
   for (std::uint32_t i = 0; i < count; ++i) {
     code += ic_block_draw_step;
@@ -146,19 +201,21 @@ WF_HOST_DEVICE inline const std::uint32_t* ic_block_table(const ic_block_view& b
 
 /// Draws the live edges of the block starting at in-edge `first` of a block-rule vertex of class
 /// `c` whose in-edges end at `end` and whose full blocks hold `block` edges: their offsets in the
-/// block go to `slots` (block_cdf_length entries) and their number is returned. The one block draw
-/// every traversal shares, host and device (the fused GPU traversal makes its two steps apart).
+/// block go to `slots` (block_cdf_length entries) and their number is returned; `hashes`, if given,
+/// gains the hashes made. The one block draw every traversal shares, host and device (the fused
+/// GPU traversal makes its two steps apart).
 WF_HOST_DEVICE inline std::uint32_t ic_block_draw(std::uint64_t key, const ic_block_view& blocks, std::uint32_t c,
                                                   std::uint64_t first, std::uint64_t end, std::uint64_t block,
-                                                  std::uint32_t* slots) noexcept {
+                                                  std::uint32_t* slots, std::uint64_t* hashes = nullptr) noexcept {
   const std::uint64_t size = ic_block_size_at(first, end, block);
-  const std::uint32_t k = ic_block_live_count(key, first, ic_block_table(blocks, c, size, block), size);
-  ic_block_live_slots(key, first, size, k, slots);
-  return k;
+  const ic_block_counted drawn = ic_block_live_count(key, first, ic_block_table(blocks, c, size, block), size);
+  const std::uint32_t pick_hashes = ic_block_live_slots(key, first, size, drawn.count, drawn.picks, slots);
+  if (hashes != nullptr) *hashes += 1 + pick_hashes;
+  return drawn.count;
 }
 
 /// Calls on_live(j) for every in-edge j (in-CSR position) of v that is live under IC in the
-/// sample with key `key`. Returns the number of random draws made (the work measure).
+/// sample with key `key`. Returns the number of hashes made (the work measure).
 template <class OnLive>
 WF_HOST_DEVICE inline std::uint64_t for_each_live_in_edge(std::uint64_t key, const graph_view& g,
                                                           const ic_block_view& blocks, std::uint32_t v,
@@ -174,9 +231,8 @@ WF_HOST_DEVICE inline std::uint64_t for_each_live_in_edge(std::uint64_t key, con
   std::uint64_t draws = 0;
   for (std::uint64_t first = begin; first < end; first += b) {
     std::uint32_t slots[block_cdf_length];
-    const std::uint32_t k = ic_block_draw(key, blocks, c, first, end, b, slots);
+    const std::uint32_t k = ic_block_draw(key, blocks, c, first, end, b, slots, &draws);
     for (std::uint32_t i = 0; i < k; ++i) on_live(first + slots[i]);
-    draws += 1 + k;
   }
   return draws;
 }
