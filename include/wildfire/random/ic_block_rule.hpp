@@ -108,20 +108,29 @@ inline constexpr std::uint64_t ic_batched_picks_limit = 1ULL << 24;
 /// the next word its low half. By induction word * P = (sum_i draw_i * prod_{j>i} range_j) * 2^32
 /// + last word, P the product of the ranges: the draws are the mixed-radix digits of Lemire's draw
 /// floor(word * P / 2^32) below P, and the last word is that product's low half. When Lemire's
-/// test accepts it (exact()), the digits are exactly uniform and independent, as Floyd needs.
+/// test accepts it (ic_batched_picks_exact), the digits are exactly uniform and independent, as
+/// Floyd needs.
 struct ic_batched_picks {
   std::uint32_t word;
-  std::uint64_t product = 1;  // saturates above ic_batched_picks_limit
   WF_HOST_DEVICE std::uint32_t next(std::uint32_t range) noexcept {
     const std::uint64_t wide = std::uint64_t{word} * range;
     word = static_cast<std::uint32_t>(wide);
-    if (product <= ic_batched_picks_limit) product *= range;
     return static_cast<std::uint32_t>(wide >> 32);
   }
-  [[nodiscard]] WF_HOST_DEVICE bool exact() const noexcept {
-    return product <= ic_batched_picks_limit && lemire_accepts(word, static_cast<std::uint32_t>(product));
-  }
 };
+
+/// True iff a block's batched picks are exact: the product P = size (size - 1) ... (size - count + 1)
+/// of their ranges is at most ic_batched_picks_limit and Lemire's test accepts the last word. At
+/// most 4 picks among at most 64 edges (P <= 64^4 = 2^24) with a last word of at least 2^24 >= P
+/// pass without computing P: the picks' loop keeps no product (H200: the GPU edge masks' draw
+/// measured 5% slower with a per-vertex bound on the count instead).
+WF_HOST_DEVICE constexpr bool ic_batched_picks_exact(std::uint32_t last_word, std::uint64_t size,
+                                                     std::uint32_t count) noexcept {
+  if (size <= 64 && count <= 4 && last_word >= ic_batched_picks_limit) return true;
+  std::uint64_t product = 1;  // stops above the limit: at most 2^24 * size, below 2^64
+  for (std::uint32_t i = 0; i < count && product <= ic_batched_picks_limit; ++i) product *= size - i;
+  return product <= ic_batched_picks_limit && lemire_accepts(last_word, static_cast<std::uint32_t>(product));
+}
 
 /// Floyd's draw i of a block of `size` edges with `count` live ones, uniform in [0, size - count + i],
 /// from its own element: what the picks draw where the batched draw is not exact (rare: large
@@ -154,7 +163,7 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(std::uint64_t key, std::
   const auto pool = static_cast<std::uint32_t>(size);
   ic_batched_picks batch{picks};
   for (std::uint32_t i = 0; i < count; ++i) floyd_place(slots, i, batch.next(pool - count + i + 1), pool - count + i);
-  if (batch.exact()) return 0;
+  if (ic_batched_picks_exact(batch.word, size, count)) return 0;
   for (std::uint32_t i = 0; i < count; ++i)
     floyd_place(slots, i, ic_block_floyd_draw(key, first_edge, pool, count, i), pool - count + i);
   return count;
@@ -174,7 +183,7 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::u
     if (((chosen >> t) & 1U) != 0) t = size - count + i;
     chosen |= 1U << t;
   }
-  if (batch.exact()) return chosen;
+  if (ic_batched_picks_exact(batch.word, size, count)) return chosen;
   chosen = 0;
   std::uint64_t code = block_code;
   for (std::uint32_t i = 0; i < count; ++i) {
