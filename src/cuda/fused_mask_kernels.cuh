@@ -66,16 +66,18 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// transposes the 32 sets into the edges' 32-colour masks, and lane e stores edge e's. Blocks of
 /// more than 32 edges (weighted cascade's hubs): the warp clears the vertex's masks and sets the
 /// live bits by atomicOr.
-/// The kernel is bound by issuing integer multiplies (Nsight Compute's SASS counts, p = 0.2,
-/// topcats-like, per vertex and 32 colours: 3.6 count draws and 10 Floyd iterations, each a hash
-/// with two 64-bit multiplies). Codes step instead of multiplying (ic_block_code): a Floyd iteration
-/// 85 -> 45 instructions, 1,142 -> 879 per vertex, masks 0.339 -> 0.270 s (H200). Floyd's loop runs
-/// as long as the busiest lane's count (10 of 32 lanes active in it), but the ways of sharing it out
-/// measured no faster (H200, p = 0.2, 32 colours): walking a round's blocks as one stream of draws
-/// per lane, 0.43 against 0.33 s; the round's counts first, then its picks as one stream per lane,
-/// 0.336 against 0.339 s; the warp hashing all the round's picks 32 at a time from a shared-memory
-/// list (26 lanes active, but more instructions for the list and the owner search), 0.383 against
-/// 0.347 s.
+/// The kernel is bound by issuing instructions (Nsight Compute's SASS counts, p = 0.2, topcats-like,
+/// per vertex and 32 colours: 3.6 count draws and ~11 Floyd iterations). When each pick was a hash
+/// of its own: codes stepping instead of multiplying (ic_block_code) took a Floyd iteration 85 -> 45
+/// instructions, 1,142 -> 879 per vertex, masks 0.339 -> 0.270 s (H200). The picks now come from
+/// the count's hash (ic_batched_picks: a 32-bit multiply an iteration, 750 instructions per vertex,
+/// masks 0.235 s; 0.215 s once the loop kept no product). Floyd's loop still runs as long as the
+/// busiest lane's count (the loop 34% of the stall samples, the transposes 14%, the hashes 13%), but
+/// the ways of sharing it out measured no faster when each pick hashed (H200, p = 0.2, 32 colours):
+/// walking a round's blocks as one stream of draws per lane, 0.43 against 0.33 s; the round's
+/// counts first, then its picks as one stream per lane, 0.336 against 0.339 s; the warp hashing
+/// all the round's picks 32 at a time from a shared-memory list (26 lanes active, but more
+/// instructions for the list and the owner search), 0.383 against 0.347 s.
 template <class Word>
 __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fused_args<Word>& a, std::uint32_t* out,
                                                   std::uint64_t stride, std::uint64_t key, std::uint32_t v, unsigned lane) {
@@ -312,9 +314,10 @@ __device__ __forceinline__ void expand_chunk_slot(const graph_view& g, const fus
 /// `frontier` its own) over in-edges first, first + step, ... of their vertex. When all are one
 /// vertex's (a settled chunk) the valid slots are packed: with P the power of two from their
 /// number, a pass takes 32 / P in-edges, P lanes each (lane: edge lane / P, slot of rank lane % P),
-/// so a sparse chunk takes fewer passes (unpacked, at p = 0.05, light 0.817 against 0.809 s
-/// unchunked and heavy 0.363 against 0.279 s). Otherwise (the roots' level, queued unpadded) each
-/// lane walks its own slot's in-edges. `lanes_by_rank`: the warp's 32 bytes of shared memory.
+/// so a sparse chunk takes fewer passes (H200, p = 0.05, 32 colours: heavy 0.363 -> 0.343 s, 0.279
+/// unchunked; light 0.817 -> 0.874 s, but 0.564 -> 0.528 s at 64 colours). Otherwise (the roots'
+/// level, queued unpadded) each lane walks its own slot's in-edges. `lanes_by_rank`: the warp's
+/// 32 bytes of shared memory.
 template <class Word>
 __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_args<Word>& a, std::uint32_t slot,
                                              const slot_place& place, Word frontier, unsigned lane,
