@@ -81,7 +81,7 @@ void fused_rr_sampler::advance_level() {
 }
 
 std::uint64_t fused_rr_sampler::expand_ic() {
-  // Block-rule vertices enumerate each waiting colour's live in-edges (about 1 + K draws per block
+  // Block-rule vertices enumerate each waiting colour's live in-edges (about one hash per block
   // and colour, whatever the number of colours). Other entries with few colours (the common case
   // when sets are small) hash each colour's edges 64 at a time (ic_live_mask, vectorised) and
   // touch only live edges; entries shared by many colours read each edge once and draw per
