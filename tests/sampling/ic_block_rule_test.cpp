@@ -2,7 +2,8 @@
 // tables, and that it draws each in-edge independently with probability p: per-edge and pairwise
 // frequencies within 5 binomial standard errors, the number of live in-edges against the
 // Binomial(d, p) pmf by chi-square, and the single-edge question answered consistently with the
-// enumeration, for sample after sample.
+// enumeration, for sample after sample; the picks drawn from the count's hash follow the rule
+// computed apart, and their subsets are uniform.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -169,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(Degrees, IcBlockRuleStar,
                                            star_case{40, 0.05}, star_case{250, 0.01}, star_case{1000, 0.001},
                                            star_case{37, 0.1}));
 
-TEST(IcBlockRule, WeightedCascadeHubCostsOneHashAndOneAPick) {
+TEST(IcBlockRule, WeightedCascadeHubCostsItsExpectedHashes) {
   const std::uint32_t d = 5000;
   const csr_graph g = star(d, 1.0 / d);
   const ic_block_plan plan = make_ic_block_plan(g.view());
