@@ -152,6 +152,11 @@ WF_HOST_DEVICE inline void floyd_place(std::uint32_t* slots, std::uint32_t i, st
   slots[i] = t;
 }
 
+/// Floyd's step in bit form: offset `t` joins the set `chosen`, or the range's top `top` if t is in it.
+WF_HOST_DEVICE constexpr std::uint32_t floyd_add(std::uint32_t chosen, std::uint32_t t, std::uint32_t top) noexcept {
+  return chosen | (1U << (((chosen >> t) & 1U) != 0 ? top : t));
+}
+
 /// Offsets (in [0, size)) of the `count` live edges of a block whose count draw's low half is
 /// `picks`, distinct and uniform (Floyd's algorithm: draw i is uniform in [0, size - count + i],
 /// and one already taken takes that range's top instead), written to `slots[0..count)`.
@@ -178,19 +183,13 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::u
                                                        std::uint32_t picks) noexcept {
   std::uint32_t chosen = 0;
   ic_batched_picks batch{picks};
-  for (std::uint32_t i = 0; i < count; ++i) {
-    std::uint32_t t = batch.next(size - count + i + 1);
-    if (((chosen >> t) & 1U) != 0) t = size - count + i;
-    chosen |= 1U << t;
-  }
+  for (std::uint32_t i = 0; i < count; ++i) chosen = floyd_add(chosen, batch.next(size - count + i + 1), size - count + i);
   if (ic_batched_picks_exact(batch.word, size, count)) return chosen;
   chosen = 0;
   std::uint64_t code = block_code;
   for (std::uint32_t i = 0; i < count; ++i) {
     code += ic_block_draw_step;
-    std::uint32_t t = coded_bounded_draw(key, code, size - count + i + 1);
-    if (((chosen >> t) & 1U) != 0) t = size - count + i;
-    chosen |= 1U << t;
+    chosen = floyd_add(chosen, coded_bounded_draw(key, code, size - count + i + 1), size - count + i);
   }
   return chosen;
 }
