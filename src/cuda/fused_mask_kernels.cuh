@@ -358,6 +358,28 @@ __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_ar
   }
 }
 
+/// A chunk kernel lane's counts: edges examined (in-degree per colour), IC items (in-degree per
+/// slot) and slots expanded, added to the batch's counters once per kernel (add).
+struct chunk_tally {
+  std::uint64_t examined = 0;
+  std::uint64_t items = 0;
+  std::uint64_t slots = 0;
+  template <class Word>
+  __device__ __forceinline__ void count(const graph_view& g, std::uint32_t v, Word frontier) {
+    const std::uint64_t degree = g.in_offsets[v + 1] - g.in_offsets[v];
+    examined += degree * popcount(frontier);
+    items += degree;
+    ++slots;
+  }
+  /// Whole warp: into the batch's counters, the slots to `stat` (fused_stat_light or _heavy).
+  template <class Word>
+  __device__ __forceinline__ void add(const fused_args<Word>& a, unsigned lane, unsigned stat) {
+    add_warp_counts(a, lane, examined, items);
+    const std::uint64_t all_slots = warp_sum(slots);
+    if (lane == 0 && all_slots != 0) atomicAdd(a.stats + stat, static_cast<unsigned long long>(all_slots));
+  }
+};
+
 /// Light chunks: a warp per 32 queue entries (a persistent grid), expanded by expand_chunk.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_chunk_light(graph_view g, fused_args<Word> a) {
@@ -366,9 +388,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_light(graph_v
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   __shared__ std::uint8_t lanes_by_rank[fused_block_threads / 32][32];
-  std::uint64_t examined = 0;
-  std::uint64_t all_items = 0;
-  std::uint64_t expanded = 0;
+  chunk_tally tally;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
        first < num_light; first += warps * 32) {
     const std::uint32_t slot = chunk_entry(a, first + lane, num_light, false);
@@ -378,16 +398,11 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_light(graph_v
       frontier = a.current[slot];
       a.current[slot] = 0;  // this buffer is the next level's next words: all zero after the level
       place = place_of(a, slot);
-      const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
-      examined += degree * popcount(frontier);
-      all_items += degree;
-      ++expanded;
+      tally.count(g, place.v, frontier);
     }
     expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[threadIdx.x >> 5], 0, 1);
   }
-  add_warp_counts(a, lane, examined, all_items);
-  expanded = warp_sum(expanded);
-  if (lane == 0 && expanded != 0) atomicAdd(a.stats + fused_stat_light, static_cast<unsigned long long>(expanded));
+  tally.add(a, lane, fused_stat_light);
 }
 
 /// Heavy chunks: a block per 32 queue entries (a persistent grid), every warp expanding them
@@ -399,9 +414,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_v
   const unsigned warp = threadIdx.x >> 5;
   constexpr unsigned warps = fused_block_threads / 32;
   __shared__ std::uint8_t lanes_by_rank[warps][32];
-  std::uint64_t examined = 0;  // warp 0's
-  std::uint64_t all_items = 0;
-  std::uint64_t expanded = 0;
+  chunk_tally tally;  // warp 0's
   for (std::uint64_t chunk = blockIdx.x; chunk * 32 < num_heavy; chunk += gridDim.x) {
     const std::uint32_t slot = chunk_entry(a, chunk * 32 + lane, num_heavy, true);
     Word frontier = 0;
@@ -411,19 +424,12 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_v
       place = place_of(a, slot);
     }
     expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[warp], warp, warps);
-    if (warp == 0 && slot != fused_no_slot) {
-      const std::uint64_t degree = g.in_offsets[place.v + 1] - g.in_offsets[place.v];
-      examined += degree * popcount(frontier);
-      all_items += degree;
-      ++expanded;
-    }
+    if (warp == 0 && slot != fused_no_slot) tally.count(g, place.v, frontier);
     __syncthreads();  // every warp has read the slots' colours
     if (warp == 0 && slot != fused_no_slot) a.current[slot] = 0;
   }
   if (warp != 0) return;
-  add_warp_counts(a, lane, examined, all_items);
-  expanded = warp_sum(expanded);
-  if (lane == 0 && expanded != 0) atomicAdd(a.stats + fused_stat_heavy, static_cast<unsigned long long>(expanded));
+  tally.add(a, lane, fused_stat_heavy);
 }
 
 }  // namespace wildfire::cuda::kernels
