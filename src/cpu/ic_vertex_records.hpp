@@ -50,7 +50,7 @@ inline void for_each_live_block_edge(std::uint64_t key, const ic_vertex_record& 
     const ic_block_counted drawn = ic_block_live_count(key, first, ic_block_table(blocks, r.cls, size, r.param), size);
     if (drawn.count == 0) continue;
     std::uint32_t slots[block_cdf_length];
-    ic_block_live_slots(key, first, size, drawn.count, drawn.picks, slots);
+    ic_block_live_slots(*blocks.subsets, key, first, size, drawn.count, drawn.picks, slots);
     for (std::uint32_t i = 0; i < drawn.count; ++i) on_live(first + slots[i]);
   }
 }

@@ -2,6 +2,7 @@
 #include "cuda/device_graph.hpp"
 
 #include <chrono>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -32,7 +33,7 @@ device_graph::device_graph(const csr_graph& graph, memory_budget& budget, cudaSt
   const std::uint64_t needed =
       (graph.in_offsets.size() + graph.out_offsets.size() + graph.out_edge_ids.size()) * sizeof(std::uint64_t) +
       (graph.in_sources.size() + graph.in_thresholds.size() + graph.out_targets.size()) * sizeof(std::uint32_t) +
-      plan.memory_bytes();
+      plan.memory_bytes() + (ic_blocks ? sizeof(small_block_subsets) : 0);
   if (!budget.fits(needed)) throw resource_error("GPU memory for the graph", needed, budget.available_bytes());
   in_offsets_ = upload(graph.in_offsets, budget, stream, "graph in-offsets");
   in_sources_ = upload(graph.in_sources, budget, stream, "graph in-sources");
@@ -43,6 +44,7 @@ device_graph::device_graph(const csr_graph& graph, memory_budget& budget, cudaSt
   if (ic_blocks) {
     vertex_class_ = upload(plan.vertex_class, budget, stream, "IC block plan vertex classes");
     block_cdf_ = upload(plan.cdf, budget, stream, "IC block plan count tables");
+    subsets_ = upload(std::span(&small_block_subset_table, 1), budget, stream, "IC small-block subset table");
     has_blocks_ = true;
     std::uint64_t block_edges = 0;
     for (std::uint32_t v = 0; v < graph.num_vertices; ++v) {
@@ -63,7 +65,8 @@ graph_view device_graph::view() const noexcept {
 
 std::uint64_t device_graph::bytes() const noexcept {
   return in_offsets_.bytes() + in_sources_.bytes() + in_thresholds_.bytes() + out_offsets_.bytes() +
-         out_targets_.bytes() + out_edge_ids_.bytes() + vertex_class_.bytes() + block_cdf_.bytes();
+         out_targets_.bytes() + out_edge_ids_.bytes() + vertex_class_.bytes() + block_cdf_.bytes() +
+         subsets_.bytes();
 }
 
 }  // namespace wildfire::cuda

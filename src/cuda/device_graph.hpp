@@ -26,8 +26,8 @@ class device_graph {
 
   /// Device pointers; valid while this object lives.
   graph_view view() const noexcept;
-  /// The IC block plan on the device; both pointers are null unless built with `ic_blocks`.
-  ic_block_view blocks() const noexcept { return {vertex_class_.data(), block_cdf_.data()}; }
+  /// The IC block plan on the device; its pointers are null unless built with `ic_blocks`.
+  ic_block_view blocks() const noexcept { return {vertex_class_.data(), block_cdf_.data(), subsets_.data()}; }
   bool has_ic_blocks() const noexcept { return has_blocks_; }
   /// Share of in-edges that belong to block-rule vertices (0 without the plan).
   double block_edge_share() const noexcept { return block_edge_share_; }
@@ -48,6 +48,7 @@ class device_graph {
   device_buffer<std::uint64_t> out_edge_ids_;
   device_buffer<std::uint32_t> vertex_class_;
   device_buffer<std::uint32_t> block_cdf_;
+  device_buffer<small_block_subsets> subsets_;
   bool has_blocks_ = false;
   double block_edge_share_ = 0;
   double upload_seconds_ = 0;

@@ -79,7 +79,8 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// all the round's picks 32 at a time from a shared-memory list (26 lanes active, but more
 /// instructions for the list and the owner search), 0.383 against 0.347 s.
 template <class Word>
-__device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fused_args<Word>& a, std::uint32_t* out,
+__device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fused_args<Word>& a,
+                                                  const small_block_subsets& subsets, std::uint32_t* out,
                                                   std::uint64_t stride, std::uint64_t key, std::uint32_t v, unsigned lane) {
   const uint2 rule = a.rules[v];
   const std::uint64_t begin = g.in_offsets[v];
@@ -123,7 +124,8 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
           const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
           k = ic_block_count(u, ic_block_table_head(tail_table), tail_table, size);
         }
-        live |= ic_block_live_bits(key, code, static_cast<std::uint32_t>(size), k, static_cast<std::uint32_t>(hash))
+        live |= ic_block_live_bits(subsets, key, code, static_cast<std::uint32_t>(size), k,
+                                   static_cast<std::uint32_t>(hash))
                 << offset;
       }
     }
@@ -147,6 +149,15 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
   const std::uint64_t tiles = (static_cast<std::uint64_t>(g.num_vertices) + 31) / 32;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   auto* const masks32 = reinterpret_cast<std::uint32_t*>(const_cast<Word*>(a.masks));
+  // The small blocks' subset table, read at random by every lane: shared memory, not the L1.
+  __shared__ small_block_subsets subsets;
+  if (a.blocks.subsets != nullptr) {
+    constexpr unsigned words = sizeof(small_block_subsets) / sizeof(std::uint32_t);
+    const auto* const from = reinterpret_cast<const std::uint32_t*>(a.blocks.subsets);
+    auto* const to = reinterpret_cast<std::uint32_t*>(&subsets);
+    for (unsigned i = threadIdx.x; i < words; i += blockDim.x) to[i] = from[i];
+  }
+  __syncthreads();
   for (std::uint64_t task = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
        task < units * tiles; task += warps) {
     const std::uint64_t unit = task % units;  // = (group * words + w) * halves + half
@@ -156,7 +167,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
     std::uint32_t* const out = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
     const std::uint64_t last = tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices;
     for (std::uint64_t v = tile * 32; v < last; ++v)
-      draw_vertex_masks(g, a, out, a.mask_edge_stride * halves, key, static_cast<std::uint32_t>(v), lane);
+      draw_vertex_masks(g, a, subsets, out, a.mask_edge_stride * halves, key, static_cast<std::uint32_t>(v), lane);
   }
 }
 

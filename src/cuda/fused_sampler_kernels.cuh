@@ -496,7 +496,7 @@ __device__ __forceinline__ void stage_live(const graph_view& g, const fused_args
   if (stage.fill + total > a.live_capacity) resolve_live(g, a, sink, stage, lane);
   if (total > a.live_capacity) {
     std::uint32_t drawn[block_cdf_length];
-    ic_block_live_slots(d.key, d.first, d.size, d.live, d.picks, drawn);
+    ic_block_live_slots(*a.blocks.subsets, d.key, d.first, d.size, d.live, d.picks, drawn);
     const Word bit = tagged_bit<Word>(d.tag);
     for (std::uint32_t i = 0; i < d.live; ++i) {
       const std::uint32_t u = g.in_sources[d.first + drawn[i]];
@@ -507,7 +507,7 @@ __device__ __forceinline__ void stage_live(const graph_view& g, const fused_args
   }
   // The offsets go to the tags' places first (shared memory, no local array), then become edges.
   const unsigned position = stage.fill + inclusive - d.live;
-  ic_block_live_slots(d.key, d.first, d.size, d.live, d.picks, stage.tags + position);
+  ic_block_live_slots(*a.blocks.subsets, d.key, d.first, d.size, d.live, d.picks, stage.tags + position);
   for (std::uint32_t i = 0; i < d.live; ++i) {
     stage.edges[position + i] = d.first + stage.tags[position + i];
     stage.tags[position + i] = d.tag;

@@ -126,6 +126,8 @@ class gpu_mrr_store final : public mrr_store {
       vertex_class_.upload(plan.vertex_class.data(), plan.vertex_class.size());
       block_cdf_.resize(std::max<std::uint64_t>(plan.cdf.size(), 1));
       block_cdf_.upload(plan.cdf.data(), plan.cdf.size());
+      subsets_.resize(1);
+      subsets_.upload(&small_block_subset_table, 1);
     }
     removed_.resize(n);
     remaining_.resize(n);
@@ -293,7 +295,7 @@ class gpu_mrr_store final : public mrr_store {
     merit_view d{};
     d.g = graph_view{graph_->num_vertices, graph_->num_edges, in_offsets_.data(), in_sources_.data(),
                      in_thresholds_.data(), nullptr, nullptr, nullptr};
-    d.blocks = ic_block_view{vertex_class_.data(), block_cdf_.data()};
+    d.blocks = ic_block_view{vertex_class_.data(), block_cdf_.data(), subsets_.data()};
     d.removed = removed_.data();
     d.remaining = remaining_.data();
     d.num_remaining = num_remaining_;
@@ -414,6 +416,7 @@ class gpu_mrr_store final : public mrr_store {
   device_array<std::uint64_t> in_offsets_;
   device_array<std::uint32_t> in_sources_, in_thresholds_;
   device_array<std::uint32_t> vertex_class_, block_cdf_;  // IC block plan
+  device_array<small_block_subsets> subsets_;
   device_array<std::uint8_t> removed_;
   device_array<std::uint32_t> remaining_;
   device_array<double> costs_;

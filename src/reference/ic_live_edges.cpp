@@ -47,7 +47,7 @@ std::vector<std::uint64_t> ic_live_in_edges(const csr_graph& g, std::uint64_t ke
     const std::uint64_t size = std::min(block, end - first);
     const ic_block_counted drawn = ic_block_live_count(key, first, count_table(size, t), size);
     std::uint32_t slots[block_cdf_length];
-    ic_block_live_slots(key, first, size, drawn.count, drawn.picks, slots);
+    ic_block_live_slots(small_block_subset_table, key, first, size, drawn.count, drawn.picks, slots);
     for (std::uint32_t i = 0; i < drawn.count; ++i) live.push_back(first + slots[i]);
   }
   std::sort(live.begin(), live.end());

@@ -220,6 +220,13 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
   EXPECT_GT(large, 1000U);  // the one-by-one tail ran
 }
 
+/// Floyd's draws of a block, a hash each: bounded_draw of each pick's element.
+std::vector<std::uint32_t> per_pick_draws(std::uint64_t key, std::uint64_t first, std::uint32_t size, std::uint32_t count) {
+  std::vector<std::uint32_t> draws(count);
+  for (std::uint32_t i = 0; i < count; ++i) draws[i] = bounded_draw(key, ic_block_element(first, i + 1), size - count + i + 1);
+  return draws;
+}
+
 /// Floyd's draws of a block as the rule defines them, computed apart from ic_batched_picks: the
 /// mixed-radix digits of Lemire's draw floor(picks * P / 2^32) below the ranges' product P when
 /// P <= ic_batched_picks_limit and 2^32 mod P <= (picks * P) mod 2^32, else bounded_draw of each
@@ -238,68 +245,141 @@ std::vector<std::uint32_t> floyd_draws(std::uint64_t key, std::uint64_t first, s
       digits /= size - count + i + 1;
     }
   } else {
-    for (std::uint32_t i = 0; i < count; ++i) draws[i] = bounded_draw(key, ic_block_element(first, i + 1), size - count + i + 1);
+    draws = per_pick_draws(key, first, size, count);
   }
   return draws;
 }
 
+std::uint64_t choose(std::uint32_t n, std::uint32_t k) {
+  std::uint64_t c = 1;
+  for (std::uint32_t i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
+  return c;
+}
+
+/// The r-th (from 0) mask below 2^size with `count` bits set, in increasing order, by counting.
+std::uint32_t nth_subset(std::uint32_t size, std::uint32_t count, std::uint64_t r) {
+  for (std::uint32_t mask = 0; mask < (1U << size); ++mask)
+    if (static_cast<std::uint32_t>(__builtin_popcount(mask)) == count && r-- == 0) return mask;
+  ADD_FAILURE() << "no subset " << r << " of " << size << " choose " << count;
+  return 0;
+}
+
+/// A block's live slots as the rule defines them, computed apart from the library, in the order
+/// the rule writes them: a block of at most small_block_max edges takes the mask
+/// nth_subset(size, count, floor(picks * C / 2^32)), C = C(size, count), in increasing order when
+/// 2^32 mod C <= (picks * C) mod 2^32; the others, and a small block where that test rejects, take
+/// Floyd's draws (floyd_draws; "already taken" takes the range's top). Sets `from_picks` to whether
+/// the picks came from `picks` (no hash of their own). Counts Floyd's collisions.
+std::vector<std::uint32_t> rule_slots(std::uint64_t key, std::uint64_t first, std::uint32_t size, std::uint32_t count,
+                                      std::uint32_t picks, bool& from_picks, std::uint64_t& collisions) {
+  std::vector<std::uint32_t> slots;
+  if (size <= small_block_max) {
+    const std::uint64_t choices = choose(size, count);
+    const std::uint64_t wide = std::uint64_t{picks} * choices;
+    from_picks = (wide & 0xffffffffULL) >= (1ULL << 32) % choices;
+    if (from_picks) {
+      const std::uint32_t mask = nth_subset(size, count, wide >> 32);
+      for (std::uint32_t i = 0; i < size; ++i)
+        if (((mask >> i) & 1U) != 0) slots.push_back(i);
+      return slots;
+    }
+  }
+  std::vector<std::uint32_t> draws;
+  if (size <= small_block_max) {
+    draws = per_pick_draws(key, first, size, count);
+  } else {
+    draws = floyd_draws(key, first, size, count, picks, from_picks);
+  }
+  std::uint32_t taken_bits = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::uint32_t top = size - count + i;
+    EXPECT_LE(draws[i], top);
+    const bool taken = ((taken_bits >> draws[i]) & 1U) != 0;
+    collisions += taken ? 1 : 0;
+    slots.push_back(taken ? top : draws[i]);
+    taken_bits |= 1U << slots.back();
+  }
+  return slots;
+}
+
+TEST(IcBlockRule, SmallBlockSubsetTableListsEveryMaskInOrder) {
+  const small_block_subsets& t = small_block_subset_table;
+  for (std::uint32_t size = 0; size <= small_block_max; ++size) {
+    std::vector<std::uint64_t> rank(size + 1, 0);
+    for (std::uint32_t mask = 0; mask < (1U << size); ++mask) {
+      const auto count = static_cast<std::uint32_t>(__builtin_popcount(mask));
+      ASSERT_EQ(t.masks[t.first[count] + rank[count]++], mask) << size << " " << count;
+    }
+    for (std::uint32_t count = 0; count <= size; ++count) {
+      ASSERT_EQ(t.binomial[size][count], choose(size, count));
+      ASSERT_EQ(rank[count], choose(size, count));
+    }
+  }
+}
+
 // Both forms of a block's picks (the slot form; the bit-set form of the GPU edge masks, stepping
-// codes) follow the rule as floyd_draws computes it apart, for every block size up to 32 and every
-// count up to the table's length: from the count draw's low half where it is exact, from a draw
-// per pick elsewhere (both ran, and Floyd's collisions).
+// codes) follow the rule as rule_slots computes it apart, for every block size up to 32 and every
+// count up to the table's length: the subset table up to small_block_max edges, Floyd from the
+// count draw's low half above, a draw per pick where either is not exact (both ran: sample 0 takes
+// picks = 0, which Lemire's test rejects for every C that is not a power of two; and Floyd's
+// collisions).
 TEST(IcBlockRule, LiveBitsAreTheLiveSlots) {
-  std::uint64_t collisions = 0, batched_blocks = 0, per_pick_blocks = 0;
+  std::uint64_t collisions = 0, table_blocks = 0, batched_blocks = 0, small_per_pick = 0, per_pick_blocks = 0;
   for (std::uint32_t size = 1; size <= 32; ++size) {
     for (std::uint32_t count = 0; count <= std::min(size, block_cdf_length); ++count) {
       for (std::uint64_t s = 0; s < 200; ++s) {
         const std::uint64_t key = sample_key(5, s);
         const std::uint64_t first = 1000 * s + size;
-        const auto picks = static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0)));
-        bool batched = false;
-        const std::vector<std::uint32_t> draws = floyd_draws(key, first, size, count, picks, batched);
-        ++(batched ? batched_blocks : per_pick_blocks);
+        const auto picks = s == 0 ? 0U : static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0)));
+        bool from_picks = false;
+        const std::vector<std::uint32_t> want_slots = rule_slots(key, first, size, count, picks, from_picks, collisions);
+        if (size <= small_block_max) {
+          ++(from_picks ? table_blocks : small_per_pick);
+        } else {
+          ++(from_picks ? batched_blocks : per_pick_blocks);
+        }
         std::uint32_t slots[block_cdf_length];
-        ASSERT_EQ(ic_block_live_slots(key, first, size, count, picks, slots), batched ? 0 : count);
+        ASSERT_EQ(ic_block_live_slots(small_block_subset_table, key, first, size, count, picks, slots),
+                  from_picks ? 0 : count);
         std::uint32_t want = 0;
         for (std::uint32_t i = 0; i < count; ++i) {
-          const std::uint32_t top = size - count + i;
-          ASSERT_LE(draws[i], top);
-          if (!batched) {
-            ASSERT_EQ(ic_block_floyd_draw(key, first, size, count, i), draws[i]);  // codes step as elements
+          if (!from_picks) {  // codes step as elements
+            ASSERT_EQ(ic_block_floyd_draw(key, first, size, count, i), per_pick_draws(key, first, size, count)[i]);
           }
-          const bool taken = ((want >> draws[i]) & 1U) != 0;
-          collisions += taken ? 1 : 0;
-          ASSERT_EQ(slots[i], taken ? top : draws[i]) << size << " " << count << " " << s << " pick " << i;
+          ASSERT_EQ(slots[i], want_slots[i]) << size << " " << count << " " << s << " pick " << i;
           want |= 1U << slots[i];
         }
         // The edge masks step block codes along a round of blocks.
         ASSERT_EQ(ic_block_code(first + 5 * size), ic_block_code(first) + element_code_step((5ULL * size) << 21));
-        ASSERT_EQ(ic_block_live_bits(key, ic_block_code(first), size, count, picks), want)
+        ASSERT_EQ(ic_block_live_bits(small_block_subset_table, key, ic_block_code(first), size, count, picks), want)
             << size << " " << count << " " << s;
         ASSERT_EQ(static_cast<std::uint32_t>(__builtin_popcount(want)), count);
       }
     }
   }
   EXPECT_GT(collisions, 0U);  // the collision branch ran
+  EXPECT_GT(table_blocks, 0U);
+  EXPECT_GT(small_per_pick, 0U);
   EXPECT_GT(batched_blocks, 0U);
   EXPECT_GT(per_pick_blocks, 0U);
 }
 
-// The picks drawn from the count draw's low half are a uniform K-subset: chi-square over all
-// C(size, count) subsets (every block here is batched: the ranges' products are small).
-TEST(IcBlockRule, BatchedPicksAreUniformSubsets) {
-  for (const auto& [size, count] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{6, 3}, {9, 2}, {12, 4}}) {
+// The live edges drawn from the count draw's low half are a uniform K-subset: chi-square over all
+// C(size, count) subsets, from the subset table (up to small_block_max edges) and from Floyd's
+// batched picks (every block here is drawn from its low half but for rare rejections).
+TEST(IcBlockRule, PicksAreUniformSubsets) {
+  for (const auto& [size, count] :
+       std::vector<std::pair<std::uint32_t, std::uint32_t>>{{6, 3}, {9, 2}, {12, 4}, {16, 4}, {20, 2}}) {
     std::vector<std::uint64_t> seen(1U << size, 0);
     constexpr std::uint64_t samples = 200000;
     for (std::uint64_t s = 0; s < samples; ++s) {
       const auto picks = static_cast<std::uint32_t>(element_hash(sample_key(17, s), ic_block_element(0, 0)));
-      ++seen[ic_block_live_bits(sample_key(17, s), ic_block_code(0), size, count, picks)];
+      ++seen[ic_block_live_bits(small_block_subset_table, sample_key(17, s), ic_block_code(0), size, count, picks)];
     }
     std::uint32_t subsets = 0;
     double chi = 0;
     std::uint64_t total = 0;
-    double expected = samples;
-    for (std::uint32_t i = 0; i < count; ++i) expected = expected * (i + 1) / (size - i);  // samples / C(size, count)
+    const double expected = static_cast<double>(samples) / static_cast<double>(choose(size, count));
     for (std::uint32_t bits = 0; bits < seen.size(); ++bits) {
       if (static_cast<std::uint32_t>(__builtin_popcount(bits)) != count) {
         ASSERT_EQ(seen[bits], 0U);
@@ -310,6 +390,7 @@ TEST(IcBlockRule, BatchedPicksAreUniformSubsets) {
       chi += (seen[bits] - expected) * (seen[bits] - expected) / expected;
     }
     ASSERT_EQ(total, samples);
+    ASSERT_EQ(subsets, choose(size, count));
     const double dof = subsets - 1.0;
     EXPECT_LT(chi, dof + 5 * std::sqrt(2 * std::max(dof, 1.0)) + 1e-9) << size << " choose " << count;
   }

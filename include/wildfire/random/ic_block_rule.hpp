@@ -2,8 +2,10 @@
 // carry the same probability p (weighted cascade, uniform:P). The in-edges of such a vertex are
 // cut into blocks of B = round(1/p) edges (the last one shorter); per block one 64-bit draw gives
 // the number K ~ Binomial(S, p) of live edges (S = the block's size; its high half, inverse CDF
-// from a table of 32-bit thresholds) and, from its low half, which ones (Floyd's K draws, a
-// uniform K-subset, as the digits of one exact draw: ic_batched_picks). That is the same
+// from a table of 32-bit thresholds) and, from its low half, which ones (a uniform K-subset: for
+// blocks of at most 12 edges the r-th mask of a table, r one exact draw below C(S, K),
+// small_block_subsets.hpp; larger blocks Floyd's K draws, as the digits of one exact draw,
+// ic_batched_picks). That is the same
 // distribution as S independent Bernoulli(p) edges, at one hash per block instead of S: under
 // weighted cascade a hub with 10^4 in-edges costs ~1.6 hashes, not 10^4 (its blocks with two or
 // more live edges take a draw per pick, ic_block_floyd_draw).
@@ -20,6 +22,7 @@
 #include "wildfire/graph/graph_view.hpp"
 #include "wildfire/random/counter_hash.hpp"
 #include "wildfire/random/live_edge_world.hpp"
+#include "wildfire/random/small_block_subsets.hpp"
 
 namespace wildfire {
 
@@ -31,10 +34,12 @@ inline constexpr std::uint32_t block_cdf_length = 16;
 /// Block draws address edges by the id of the block's first edge in 40 bits (10^12 edges).
 inline constexpr std::uint64_t max_block_rule_edges = 1ULL << 40;
 
-/// Which rule each vertex uses, and the count tables (built by make_ic_block_plan on the host).
+/// Which rule each vertex uses, the count tables (built by make_ic_block_plan on the host) and the
+/// small blocks' subset table (small_block_subset_table, or its copy on the device).
 struct ic_block_view {
   const std::uint32_t* vertex_class = nullptr;  // n entries: per_edge_class or a class c
   const std::uint32_t* cdf = nullptr;           // class c: table 2c for full blocks, 2c+1 for the tail
+  const small_block_subsets* subsets = nullptr;
 };
 
 /// Block size B = min(degree, round(2^32 / threshold)) of a block-rule vertex (1 <= threshold <= 2^31).
@@ -133,9 +138,9 @@ WF_HOST_DEVICE constexpr bool ic_batched_picks_exact(std::uint32_t last_word, st
 }
 
 /// Floyd's draw i of a block of `size` edges with `count` live ones, uniform in [0, size - count + i],
-/// from its own element: what the picks draw where the batched draw is not exact (rare: large
-/// blocks with several live edges, or a rejection). The slot form below calls it, the bit form
-/// steps the same codes (a test holds the two equal).
+/// from its own element: what the picks draw where the draw from the count's low half is not exact
+/// (rare: large blocks with several live edges, or a rejection). The slot form below calls it, the
+/// bit form steps the same codes (a test holds the two equal).
 WF_HOST_DEVICE inline std::uint32_t ic_block_floyd_draw(std::uint64_t key, std::uint64_t first_edge,
                                                         std::uint32_t size, std::uint32_t count,
                                                         std::uint32_t i) noexcept {
@@ -158,17 +163,28 @@ WF_HOST_DEVICE constexpr std::uint32_t floyd_add(std::uint32_t chosen, std::uint
 }
 
 /// Offsets (in [0, size)) of the `count` live edges of a block whose count draw's low half is
-/// `picks`, distinct and uniform (Floyd's algorithm: draw i is uniform in [0, size - count + i],
-/// and one already taken takes that range's top instead), written to `slots[0..count)`.
-/// count <= block_cdf_length. Returns the hashes it made: 0 when the batched draw is exact (nearly
-/// always), else `count`.
-WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(std::uint64_t key, std::uint64_t first_edge,
-                                                        std::uint64_t size, std::uint32_t count, std::uint32_t picks,
+/// `picks`, distinct and uniform, written to `slots[0..count)`: a block of at most small_block_max
+/// edges takes its mask from the subset table (in increasing order), a larger one Floyd's
+/// algorithm (draw i is uniform in [0, size - count + i], and one already taken takes that range's
+/// top instead). count <= block_cdf_length. Returns the hashes it made: 0 when the draw from
+/// `picks` is exact (nearly always), else `count` (Floyd's picks, a hash each).
+WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(const small_block_subsets& subsets, std::uint64_t key,
+                                                        std::uint64_t first_edge, std::uint64_t size,
+                                                        std::uint32_t count, std::uint32_t picks,
                                                         std::uint32_t* slots) noexcept {
   const auto pool = static_cast<std::uint32_t>(size);
-  ic_batched_picks batch{picks};
-  for (std::uint32_t i = 0; i < count; ++i) floyd_place(slots, i, batch.next(pool - count + i + 1), pool - count + i);
-  if (ic_batched_picks_exact(batch.word, size, count)) return 0;
+  if (size <= small_block_max) {
+    const small_block_draw drawn = small_block_live_bits(subsets, pool, count, picks);
+    if (drawn.exact) {
+      std::uint32_t i = 0;
+      for (std::uint32_t rest = drawn.bits; rest != 0; rest &= rest - 1) slots[i++] = lowest_set_bit(rest);
+      return 0;
+    }
+  } else {
+    ic_batched_picks batch{picks};
+    for (std::uint32_t i = 0; i < count; ++i) floyd_place(slots, i, batch.next(pool - count + i + 1), pool - count + i);
+    if (ic_batched_picks_exact(batch.word, size, count)) return 0;
+  }
   for (std::uint32_t i = 0; i < count; ++i)
     floyd_place(slots, i, ic_block_floyd_draw(key, first_edge, pool, count, i), pool - count + i);
   return count;
@@ -178,14 +194,19 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(std::uint64_t key, std::
 /// at most 32 edges, from the block's code (ic_block_code): Floyd's "t already chosen" is a bit
 /// test, and where the picks take a draw each, each draw's code is a step from the last (the GPU
 /// edge masks' form).
-WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(std::uint64_t key, std::uint64_t block_code,
-                                                       std::uint32_t size, std::uint32_t count,
-                                                       std::uint32_t picks) noexcept {
+WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(const small_block_subsets& subsets, std::uint64_t key,
+                                                       std::uint64_t block_code, std::uint32_t size,
+                                                       std::uint32_t count, std::uint32_t picks) noexcept {
   std::uint32_t chosen = 0;
-  ic_batched_picks batch{picks};
-  for (std::uint32_t i = 0; i < count; ++i) chosen = floyd_add(chosen, batch.next(size - count + i + 1), size - count + i);
-  if (ic_batched_picks_exact(batch.word, size, count)) return chosen;
-  chosen = 0;
+  if (size <= small_block_max) {
+    const small_block_draw drawn = small_block_live_bits(subsets, size, count, picks);
+    if (drawn.exact) return drawn.bits;
+  } else {
+    ic_batched_picks batch{picks};
+    for (std::uint32_t i = 0; i < count; ++i) chosen = floyd_add(chosen, batch.next(size - count + i + 1), size - count + i);
+    if (ic_batched_picks_exact(batch.word, size, count)) return chosen;
+    chosen = 0;
+  }
   std::uint64_t code = block_code;
   for (std::uint32_t i = 0; i < count; ++i) {
     code += ic_block_draw_step;
@@ -217,7 +238,7 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_draw(std::uint64_t key, const ic_bl
                                                   std::uint32_t* slots, std::uint64_t* hashes = nullptr) noexcept {
   const std::uint64_t size = ic_block_size_at(first, end, block);
   const ic_block_counted drawn = ic_block_live_count(key, first, ic_block_table(blocks, c, size, block), size);
-  const std::uint32_t pick_hashes = ic_block_live_slots(key, first, size, drawn.count, drawn.picks, slots);
+  const std::uint32_t pick_hashes = ic_block_live_slots(*blocks.subsets, key, first, size, drawn.count, drawn.picks, slots);
   if (hashes != nullptr) *hashes += 1 + pick_hashes;
   return drawn.count;
 }

@@ -16,7 +16,7 @@ struct ic_block_plan {
   std::vector<std::uint32_t> vertex_class;  // n
   std::vector<std::uint32_t> cdf;           // 2 * block_cdf_length per class
 
-  ic_block_view view() const noexcept { return {vertex_class.data(), cdf.data()}; }
+  ic_block_view view() const noexcept { return {vertex_class.data(), cdf.data(), &small_block_subset_table}; }
   std::uint32_t num_classes() const noexcept {
     return static_cast<std::uint32_t>(cdf.size() / (2 * block_cdf_length));
   }
