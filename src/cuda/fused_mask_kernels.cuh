@@ -103,8 +103,10 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
   // The full blocks' count table, whose head every full block's count reads: loaded once.
   const std::uint32_t* const full_table = block == 0 ? nullptr : ic_block_table(a.blocks, rule.x, block, block);
   const ic_table_head full_head = block == 0 ? ic_table_head{} : ic_block_table_head(full_table);
-  for (std::uint64_t start = begin; start < end; start += round) {
-    const auto span = static_cast<std::uint32_t>(end - start < round ? end - start : round);
+  std::uint32_t span = 0;
+  for (std::uint64_t start = begin; start < end; start += span) {
+    // The last round takes whatever is left if it fits 32 edges (whole blocks and the tail).
+    span = static_cast<std::uint32_t>(end - start <= 32 ? end - start : round);
     std::uint32_t live = 0;
     if (block == 0) {
       for (std::uint32_t e = 0; e < span; ++e)

@@ -1,6 +1,6 @@
 // The IC live in-edges of one vertex in one world, transcribed plainly from the rule's definition
 // (random/ic_block_rule.hpp): uniform in-probability p <= 1/2 and two or more in-edges: blocks of
-// round(1/p) edges, a Binomial count and a uniform subset per block; otherwise one hash per edge.
+// max(round(1/p), 12) edges, a Binomial count and a uniform subset per block; otherwise one hash per edge.
 // No plan and no shared tables, so the optimised samplers' plans are checked against it.
 #pragma once
 

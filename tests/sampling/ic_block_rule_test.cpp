@@ -56,9 +56,15 @@ TEST(IcBlockPlan, ClassifiesVertices) {
   EXPECT_EQ(plan.num_classes(), 2U);
 }
 
-TEST(IcBlockPlan, BlockSizeIsOneOverP) {
+TEST(IcBlockPlan, BlockSizeIsOneOverPAndAtLeastTwelve) {
   EXPECT_EQ(ic_block_size(1000, threshold_from_probability(0.01)), 100U);
   EXPECT_EQ(ic_block_size(50, threshold_from_probability(0.01)), 50U);
+  EXPECT_EQ(ic_block_size(1000, threshold_from_probability(1.0 / 13)), 13U);
+  EXPECT_EQ(ic_block_size(1000, threshold_from_probability(0.1)), small_block_max);
+  EXPECT_EQ(ic_block_size(16, threshold_from_probability(0.2)), small_block_max);
+  EXPECT_EQ(ic_block_size(10, threshold_from_probability(0.2)), 10U);
+  EXPECT_EQ(ic_block_size(12, threshold_from_probability(0.5)), 12U);
+  EXPECT_EQ(ic_block_size(13, threshold_from_probability(0.5)), small_block_max);
   for (std::uint64_t d = 2; d < 5000; d += 7) EXPECT_EQ(ic_block_size(d, threshold_from_probability(1.0 / d)), d);
 }
 
@@ -197,8 +203,8 @@ TEST(IcBlockRule, WeightedCascadeHubCostsItsExpectedHashes) {
 }
 
 TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
-  // ic_block_live_count compares four entries at once; the count must still be the first k with
-  // u < table[k] (capped at the block's size), including counts of 4 and more.
+  // ic_block_live_count compares the table's head at once; the count must still be the first k
+  // with u < table[k] (capped at the block's size), including counts past the head.
   std::uint64_t large = 0;
   const std::vector<std::pair<std::uint64_t, double>> blocks{{5, 0.2}, {12, 0.5}, {32, 0.6}, {3, 0.9}};
   for (const auto& [size, p] : blocks) {
@@ -214,7 +220,7 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
       const ic_block_counted drawn = ic_block_live_count(key, first, table, size);
       ASSERT_EQ(drawn.count, want) << size << " " << p << " " << s;
       ASSERT_EQ(drawn.picks, static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0))));
-      if (want >= 4) ++large;
+      if (want >= ic_table_head_length) ++large;
     }
   }
   EXPECT_GT(large, 1000U);  // the one-by-one tail ran

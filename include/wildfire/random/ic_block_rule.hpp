@@ -1,6 +1,7 @@
 // IC liveness drawn per block of in-edges instead of per edge, for vertices whose in-edges all
 // carry the same probability p (weighted cascade, uniform:P). The in-edges of such a vertex are
-// cut into blocks of B = round(1/p) edges (the last one shorter); per block one 64-bit draw gives
+// cut into blocks of B = max(round(1/p), 12) edges (the last one shorter; a vertex of smaller
+// in-degree is one block); per block one 64-bit draw gives
 // the number K ~ Binomial(S, p) of live edges (S = the block's size; its high half, inverse CDF
 // from a table of 32-bit thresholds) and, from its low half, which ones (a uniform K-subset: for
 // blocks of at most 12 edges the r-th mask of a table, r one exact draw below C(S, K),
@@ -29,7 +30,7 @@ namespace wildfire {
 /// vertex_class value of a vertex whose in-edges are drawn one by one (ic_edge_live).
 inline constexpr std::uint32_t per_edge_class = 0xffffffffU;
 /// Entries of a block-count table: P(K <= k) for k < 16. K >= 16 has probability below 2^-32
-/// because a block's mean S * p is at most about 1.
+/// because a block's mean S * p is at most about 1, or its size at most small_block_max.
 inline constexpr std::uint32_t block_cdf_length = 16;
 /// Block draws address edges by the id of the block's first edge in 40 bits (10^12 edges).
 inline constexpr std::uint64_t max_block_rule_edges = 1ULL << 40;
@@ -42,13 +43,17 @@ struct ic_block_view {
   const small_block_subsets* subsets = nullptr;
 };
 
-/// Block size B = min(degree, round(2^32 / threshold)) of a block-rule vertex (1 <= threshold <= 2^31).
+/// Block size B = min(degree, max(round(2^32 / threshold), small_block_max)) of a block-rule
+/// vertex (1 <= threshold <= 2^31). Blocks of about 1/p edges keep the count's tail below 2^-32;
+/// for p > 1/12 they would hold a few edges each, and blocks of 12 cost fewer count draws with
+/// their live edges still from the subset table.
 WF_HOST_DEVICE constexpr std::uint64_t ic_block_size(std::uint64_t degree, std::uint32_t threshold) noexcept {
   // floor((2^32 + t/2) / t) >= degree iff 2^32 + t/2 >= degree * t: weighted cascade (t ~ 2^32 / d)
   // takes the multiplication and skips the division. degree < 2^32 and t <= 2^31: no overflow.
   const std::uint64_t rounded = (1ULL << 32) + threshold / 2;
-  if (degree * threshold <= rounded) return degree;
-  return rounded / threshold;
+  if (degree * threshold <= rounded || degree <= small_block_max) return degree;
+  const std::uint64_t block = rounded / threshold;
+  return block < small_block_max ? small_block_max : block;
 }
 
 /// Element id of draw `draw` (0: the count, 1 + i: Floyd slot i) of the block starting at edge
@@ -66,13 +71,17 @@ WF_HOST_DEVICE constexpr std::uint64_t ic_block_code(std::uint64_t first_edge) n
 }
 inline constexpr std::uint64_t ic_block_draw_step = element_code_step(1ULL << 16);
 
-/// The first four entries of a count table, which settle nearly every count: a loop over a
-/// vertex's blocks loads them once (ic_block_count).
+/// The first eight entries of a count table, which settle nearly every count (a block of 12 edges
+/// at p = 0.2 has K >= 8 once in 1,700): a loop over a vertex's blocks loads them once
+/// (ic_block_count).
+inline constexpr std::uint32_t ic_table_head_length = 8;
 struct ic_table_head {
-  std::uint32_t entry[4];
+  std::uint32_t entry[ic_table_head_length];
 };
 WF_HOST_DEVICE inline ic_table_head ic_block_table_head(const std::uint32_t* table) noexcept {
-  return {{table[0], table[1], table[2], table[3]}};
+  ic_table_head head;
+  for (std::uint32_t k = 0; k < ic_table_head_length; ++k) head.entry[k] = table[k];
+  return head;
 }
 
 /// Number of live edges in a block of `size` edges whose count draw is `u`, from its count table
@@ -80,11 +89,11 @@ WF_HOST_DEVICE inline ic_table_head ic_block_table_head(const std::uint32_t* tab
 WF_HOST_DEVICE inline std::uint32_t ic_block_count(std::uint32_t u, const ic_table_head& head,
                                                    const std::uint32_t* table, std::uint64_t size) noexcept {
   // K = the first k with u < table[k]; the table is non-decreasing (binomial_cdf_table), so that
-  // is the number of entries <= u: the first four compared at once (K < 4 nearly always, and a
-  // warp's lanes then take no data-dependent branch), the rest one by one.
-  std::uint32_t k = static_cast<std::uint32_t>(u >= head.entry[0]) + static_cast<std::uint32_t>(u >= head.entry[1]) +
-                    static_cast<std::uint32_t>(u >= head.entry[2]) + static_cast<std::uint32_t>(u >= head.entry[3]);
-  if (k == 4)
+  // is the number of entries <= u: the head's compared at once (K < 8 nearly always, and a warp's
+  // lanes then take no data-dependent branch), the rest one by one.
+  std::uint32_t k = 0;
+  for (std::uint32_t i = 0; i < ic_table_head_length; ++i) k += static_cast<std::uint32_t>(u >= head.entry[i]);
+  if (k == ic_table_head_length)
     while (k < block_cdf_length && u >= table[k]) ++k;
   return size < k ? static_cast<std::uint32_t>(size) : k;
 }
