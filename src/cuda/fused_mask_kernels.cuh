@@ -62,22 +62,21 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// Draws the masks of v's in-edges for the 32 colours of a unit (lane c: colour c, its sample's
 /// key `key`) into `out` (edge j's at out[j * stride]), in rounds of at most 32 consecutive
 /// in-edges (whole blocks, or 32 edges under the per-edge rule): each lane draws its colour's live
-/// edges of the round into a bit set (Floyd as a bit set per block, ic_block_live_bits), the warp
+/// edges of the round into a bit set (ic_block_live_bits: a block of at most 12 edges from the
+/// subset table in `subsets`, shared memory; a larger one by Floyd as a bit set), the warp
 /// transposes the 32 sets into the edges' 32-colour masks, and lane e stores edge e's. Blocks of
 /// more than 32 edges (weighted cascade's hubs): the warp clears the vertex's masks and sets the
 /// live bits by atomicOr.
-/// The kernel is bound by issuing instructions (Nsight Compute's SASS counts, p = 0.2, topcats-like,
-/// per vertex and 32 colours: 3.6 count draws and ~11 Floyd iterations). When each pick was a hash
-/// of its own: codes stepping instead of multiplying (ic_block_code) took a Floyd iteration 85 -> 45
-/// instructions, 1,142 -> 879 per vertex, masks 0.339 -> 0.270 s (H200). The picks now come from
-/// the count's hash (ic_batched_picks: a 32-bit multiply an iteration, 750 instructions per vertex,
-/// masks 0.235 s; 0.215 s once the loop kept no product). Floyd's loop still runs as long as the
-/// busiest lane's count (the loop 34% of the stall samples, the transposes 14%, the hashes 13%), but
-/// the ways of sharing it out measured no faster when each pick hashed (H200, p = 0.2, 32 colours):
-/// walking a round's blocks as one stream of draws per lane, 0.43 against 0.33 s; the round's
-/// counts first, then its picks as one stream per lane, 0.336 against 0.339 s; the warp hashing
-/// all the round's picks 32 at a time from a shared-memory list (26 lanes active, but more
-/// instructions for the list and the owner search), 0.383 against 0.347 s.
+/// The kernel is bound by issuing instructions. History (H200, p = 0.2, topcats-like, per vertex
+/// and 32 colours, Nsight Compute's counts): a hash per Floyd pick, 1,142 warp instructions;
+/// element codes stepped instead of multiplied (ic_block_code), 879; the picks from the count's hash
+/// (ic_batched_picks), 750, with Floyd's loop running as long as the busiest lane's count (34% of
+/// the stall samples); blocks of at least 12 edges whose live edges come from the subset table,
+/// 372 (one batch's draw 140.8 -> 74.0 ms, masks 0.218 -> 0.114 s: blocks of 12 edges, not 5,
+/// and no loop over the picks). Sharing Floyd's loop out measured no faster when each pick
+/// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
+/// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks
+/// 32 at a time from a shared-memory list (0.383 against 0.347 s).
 template <class Word>
 __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fused_args<Word>& a,
                                                   const small_block_subsets& subsets, std::uint32_t* out,
@@ -393,9 +392,14 @@ struct chunk_tally {
   }
 };
 
-/// Light chunks: a warp per 32 queue entries (a persistent grid), expanded by expand_chunk.
+/// Light chunks: a warp per 32 queue entries (a persistent grid), expanded by expand_chunk. Bound
+/// by the latency of its loads (Nsight Compute, p = 0.2, 32 colours: 92% long-scoreboard stalls,
+/// 0.16 eligible warps a scheduler, DRAM at 20%), so it is held to 32 registers for 8 blocks an SM
+/// (a few bytes spilled): light 0.218 -> 0.195 s (H200; 6 blocks: 0.209 s). Not faster: 8
+/// in-edges' loads in flight instead of 4, the next chunk's queue entry loaded ahead, and the
+/// same cap on the heavy kernel.
 template <class Word>
-__global__ void __launch_bounds__(fused_block_threads) fused_chunk_light(graph_view g, fused_args<Word> a) {
+__global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];
   open_level(a, num_light, a.counts[1], false);
   const unsigned lane = threadIdx.x & 31;
