@@ -72,7 +72,7 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// element codes stepped instead of multiplied (ic_block_code), 879; the picks from the count's hash
 /// (ic_batched_picks), 750, with Floyd's loop running as long as the busiest lane's count (34% of
 /// the stall samples); blocks of at least 12 edges whose live edges come from the subset table,
-/// 372 (one batch's draw 140.8 -> 74.0 ms, masks 0.218 -> 0.114 s: blocks of 12 edges, not 5,
+/// 373 (one batch's draw 140.8 -> 74.0 ms, masks 0.218 -> 0.114 s: blocks of 12 edges, not 5,
 /// and no loop over the picks). Sharing Floyd's loop out measured no faster when each pick
 /// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
 /// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks

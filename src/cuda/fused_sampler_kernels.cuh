@@ -483,7 +483,7 @@ __device__ __forceinline__ ic_counted_item ic_item_count(const graph_view& g, co
   return d;
 }
 
-/// Whole warp, converged, once per round: picks every lane's live edges (Floyd, as the reference)
+/// Whole warp, converged, once per round: picks every lane's live edges (ic_block_live_slots, as the reference)
 /// straight into the stage, resolving the stage first when they do not fit it and after when it
 /// reaches a.live_resolve. A round with more pairs than the stage holds resolves them lane by
 /// lane where they are drawn.

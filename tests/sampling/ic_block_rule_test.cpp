@@ -227,9 +227,11 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
 }
 
 /// Floyd's draws of a block, a hash each: bounded_draw of each pick's element.
-std::vector<std::uint32_t> per_pick_draws(std::uint64_t key, std::uint64_t first, std::uint32_t size, std::uint32_t count) {
+std::vector<std::uint32_t> per_pick_draws(std::uint64_t key, std::uint64_t first, std::uint32_t size,
+                                          std::uint32_t count) {
   std::vector<std::uint32_t> draws(count);
-  for (std::uint32_t i = 0; i < count; ++i) draws[i] = bounded_draw(key, ic_block_element(first, i + 1), size - count + i + 1);
+  for (std::uint32_t i = 0; i < count; ++i)
+    draws[i] = bounded_draw(key, ic_block_element(first, i + 1), size - count + i + 1);
   return draws;
 }
 
@@ -338,7 +340,8 @@ TEST(IcBlockRule, LiveBitsAreTheLiveSlots) {
         const std::uint64_t first = 1000 * s + size;
         const auto picks = s == 0 ? 0U : static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0)));
         bool from_picks = false;
-        const std::vector<std::uint32_t> want_slots = rule_slots(key, first, size, count, picks, from_picks, collisions);
+        const std::vector<std::uint32_t> want_slots =
+            rule_slots(key, first, size, count, picks, from_picks, collisions);
         if (size <= small_block_max) {
           ++(from_picks ? table_blocks : small_per_pick);
         } else {

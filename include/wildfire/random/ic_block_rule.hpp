@@ -1,12 +1,11 @@
 // IC liveness drawn per block of in-edges instead of per edge, for vertices whose in-edges all
 // carry the same probability p (weighted cascade, uniform:P). The in-edges of such a vertex are
 // cut into blocks of B = max(round(1/p), 12) edges (the last one shorter; a vertex of smaller
-// in-degree is one block); per block one 64-bit draw gives
-// the number K ~ Binomial(S, p) of live edges (S = the block's size; its high half, inverse CDF
-// from a table of 32-bit thresholds) and, from its low half, which ones (a uniform K-subset: for
-// blocks of at most 12 edges the r-th mask of a table, r one exact draw below C(S, K),
-// small_block_subsets.hpp; larger blocks Floyd's K draws, as the digits of one exact draw,
-// ic_batched_picks). That is the same
+// in-degree is one block); per block one 64-bit draw gives the number K ~ Binomial(S, p) of live
+// edges (S = the block's size; its high half, inverse CDF from a table of 32-bit thresholds) and,
+// from its low half, which ones (a uniform K-subset: for blocks of at most 12 edges the r-th mask
+// of a table, r one exact draw below C(S, K), small_block_subsets.hpp; larger blocks Floyd's K
+// draws, as the digits of one exact draw, ic_batched_picks). That is the same
 // distribution as S independent Bernoulli(p) edges, at one hash per block instead of S: under
 // weighted cascade a hub with 10^4 in-edges costs ~1.6 hashes, not 10^4 (its blocks with two or
 // more live edges take a draw per pick, ic_block_floyd_draw).
@@ -200,8 +199,8 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(const small_block_subset
 }
 
 /// The same live edges as ic_block_live_slots, as a bit set (bit i: offset i is live) for blocks of
-/// at most 32 edges, from the block's code (ic_block_code): Floyd's "t already chosen" is a bit
-/// test, and where the picks take a draw each, each draw's code is a step from the last (the GPU
+/// at most 32 edges, from the block's code (ic_block_code): small blocks the subset table's mask,
+/// larger ones Floyd's, whose "t already chosen" is a bit test, and where the picks take a draw each, each draw's code is a step from the last (the GPU
 /// edge masks' form).
 WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(const small_block_subsets& subsets, std::uint64_t key,
                                                        std::uint64_t block_code, std::uint32_t size,
@@ -212,7 +211,8 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(const small_block_subsets
     if (drawn.exact) return drawn.bits;
   } else {
     ic_batched_picks batch{picks};
-    for (std::uint32_t i = 0; i < count; ++i) chosen = floyd_add(chosen, batch.next(size - count + i + 1), size - count + i);
+    for (std::uint32_t i = 0; i < count; ++i)
+      chosen = floyd_add(chosen, batch.next(size - count + i + 1), size - count + i);
     if (ic_batched_picks_exact(batch.word, size, count)) return chosen;
     chosen = 0;
   }
@@ -247,7 +247,8 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_draw(std::uint64_t key, const ic_bl
                                                   std::uint32_t* slots, std::uint64_t* hashes = nullptr) noexcept {
   const std::uint64_t size = ic_block_size_at(first, end, block);
   const ic_block_counted drawn = ic_block_live_count(key, first, ic_block_table(blocks, c, size, block), size);
-  const std::uint32_t pick_hashes = ic_block_live_slots(*blocks.subsets, key, first, size, drawn.count, drawn.picks, slots);
+  const std::uint32_t pick_hashes =
+      ic_block_live_slots(*blocks.subsets, key, first, size, drawn.count, drawn.picks, slots);
   if (hashes != nullptr) *hashes += 1 + pick_hashes;
   return drawn.count;
 }

@@ -26,9 +26,10 @@ struct ic_block_plan {
 };
 
 /// A vertex uses the block rule iff it has at least two in-edges, all with the same threshold t,
-/// fewer than 2^32, and 1 <= t <= 2^31 (0 < p <= 1/2; above that blocks would hold one or two edges and save
-/// nothing). Classes are shared by vertices with equal (block size, tail size, t); the tail table
-/// of a class whose degree is a multiple of its block size is unused.
+/// fewer than 2^32, and 1 <= t <= 2^31 (0 < p <= 1/2; larger p keeps the per-edge rule, as it did
+/// when blocks held round(1/p) edges, one or two there). Classes are shared by vertices with equal
+/// (block size, tail size, t); the tail table of a class whose degree is a multiple of its block
+/// size is unused.
 /// Throws config_error if the graph has 2^40 or more edges (block ids would not fit).
 ic_block_plan make_ic_block_plan(const graph_view& g);
 
