@@ -166,15 +166,21 @@ TEST_P(IcBlockRuleStar, EdgesAreIndependentBernoulli) {
   }
   const double dof = bins - 1;
   EXPECT_LT(chi, dof + 5 * std::sqrt(2 * dof) + 1e-9) << bins << " bins";
-  // The work: one count draw per block plus one per live edge (plus rare rejections).
+  // The work: one count draw per block plus at most one per live edge (Floyd's picks where the draw
+  // from the count's low half is not exact); blocks of at most small_block_max edges take their
+  // live edges from the subset table, rejected below 2^-22: one hash a block.
   const double blocks = std::ceil(static_cast<double>(d) / static_cast<double>(b));
   EXPECT_LT(static_cast<double>(draws) / samples, blocks + d * q + 0.05);
+  if (b <= small_block_max) {
+    EXPECT_GE(static_cast<double>(draws) / samples, blocks);
+    EXPECT_LT(static_cast<double>(draws) / samples, blocks + 0.001);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Degrees, IcBlockRuleStar,
                          ::testing::Values(star_case{2, 0.5}, star_case{3, 1.0 / 3}, star_case{7, 0.2},
                                            star_case{40, 0.05}, star_case{250, 0.01}, star_case{1000, 0.001},
-                                           star_case{37, 0.1}));
+                                           star_case{37, 0.1}, star_case{30, 0.2}));
 
 TEST(IcBlockRule, WeightedCascadeHubCostsItsExpectedHashes) {
   const std::uint32_t d = 5000;
