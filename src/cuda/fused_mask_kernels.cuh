@@ -268,6 +268,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
 /// when any is new, the warp queues all 32 side by side, fused_no_slot in place of the others.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_view g, fused_args<Word> a) {
+  // A level that expanded nothing left every next word zero: the batch's trailing empty levels
+  // (up to 15 a batch, each a pass over every slot) cost nothing.
+  if (a.counts[0] + a.counts[1] == 0) return;
   const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * g.num_vertices * a.words;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   // Chunked, `slots` and `stride` are multiples of 32: a warp's lanes run the same iterations.
