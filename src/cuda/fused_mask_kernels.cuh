@@ -259,45 +259,58 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
   add_block_counts(a, examined, all_items);
 }
 
-/// The level's last kernel under the masks, thread per slot: the colours its next word gathered
-/// that the slot has not settled become settled and its frontier for the next level (in the same
-/// word, which that level reads as current), and the slot is queued. A pass over every slot, ~1 ms
-/// at 64 groups on topcats-like, replaces the returning atomics and per-discovery queueing that
-/// left the expansion waiting on memory (Nsight Compute, p = 0.2: 96% long-scoreboard stalls).
-/// Chunked (fused_args::chunked), a warp's 32 slots are 32 of one vertex's (group, word) slots:
-/// when any is new, the warp queues all 32 side by side, fused_no_slot in place of the others.
+/// One slot of the settle pass, whose next word is `reached`: the colours it gathered that it has
+/// not settled become settled and its frontier for the next level (in the same word, which that
+/// level reads as current), and it is queued. Chunked (fused_args::chunked; whole warp), the warp's
+/// 32 slots are 32 of one vertex's (group, word) slots: when any is new, the warp queues all 32 side
+/// by side, fused_no_slot in place of the others.
+template <class Word>
+__device__ __forceinline__ void settle_slot(const fused_args<Word>& a, std::uint64_t slot, Word reached) {
+  Word fresh = 0;
+  if (reached != 0) {
+    const Word settled = a.visited[slot];
+    fresh = reached & ~settled;
+    a.next[slot] = fresh;
+    if (fresh != 0) a.visited[slot] = settled | fresh;
+  }
+  const auto id = static_cast<std::uint32_t>(slot);
+  if (!a.chunked) {
+    if (fresh != 0) enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, place_of(a, id).v, id);
+    return;
+  }
+  if (__ballot_sync(fused_full_warp, fresh != 0) == 0) return;
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint32_t v = place_of(a, id).v;  // the chunk's
+  const bool heavy = a.heavy[v] != 0;
+  unsigned base = 0;
+  if (lane == 0) base = atomicAdd(heavy ? a.next_heavy : a.next_light, 32U);
+  base = __shfl_sync(fused_full_warp, base, 0);
+  const std::uint32_t entry = fresh != 0 ? id : fused_no_slot;
+  a.next_queue[heavy ? a.queue_capacity - 1 - (base + lane) : base + lane] = entry;
+}
+
+/// The level's last kernel under the masks, thread per slot (settle_slot). A pass over every slot
+/// (458 MB of next words at 64 groups on topcats-like), ~0.8 ms a level, which replaces the
+/// returning atomics and per-discovery queueing that left the expansion waiting on memory (Nsight
+/// Compute, p = 0.2: 96% long-scoreboard stalls). A thread loads four slots' next words before it
+/// settles any, so that four loads are in flight where one was.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_view g, fused_args<Word> a) {
   // A level that expanded nothing left every next word zero: the batch's trailing empty levels
   // (up to 15 a batch, each a pass over every slot) cost nothing.
   if (a.counts[0] + a.counts[1] == 0) return;
+  constexpr unsigned ahead = 4;
   const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * g.num_vertices * a.words;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   // Chunked, `slots` and `stride` are multiples of 32: a warp's lanes run the same iterations.
   for (std::uint64_t slot = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; slot < slots;
-       slot += stride) {
-    const Word reached = a.next[slot];
-    Word fresh = 0;
-    if (reached != 0) {
-      const Word settled = a.visited[slot];
-      fresh = reached & ~settled;
-      a.next[slot] = fresh;
-      if (fresh != 0) a.visited[slot] = settled | fresh;
-    }
-    const auto id = static_cast<std::uint32_t>(slot);
-    if (!a.chunked) {
-      if (fresh != 0) enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, place_of(a, id).v, id);
-      continue;
-    }
-    if (__ballot_sync(fused_full_warp, fresh != 0) == 0) continue;
-    const unsigned lane = threadIdx.x & 31;
-    const std::uint32_t v = place_of(a, id).v;  // the chunk's
-    const bool heavy = a.heavy[v] != 0;
-    unsigned base = 0;
-    if (lane == 0) base = atomicAdd(heavy ? a.next_heavy : a.next_light, 32U);
-    base = __shfl_sync(fused_full_warp, base, 0);
-    const std::uint32_t entry = fresh != 0 ? id : fused_no_slot;
-    a.next_queue[heavy ? a.queue_capacity - 1 - (base + lane) : base + lane] = entry;
+       slot += ahead * stride) {
+    Word reached[ahead];
+#pragma unroll
+    for (unsigned i = 0; i < ahead; ++i) reached[i] = slot + i * stride < slots ? a.next[slot + i * stride] : 0;
+#pragma unroll
+    for (unsigned i = 0; i < ahead; ++i)
+      if (slot + i * stride < slots) settle_slot(a, slot + i * stride, reached[i]);
   }
 }
 
