@@ -101,7 +101,7 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
       block == 0 ? 32 : static_cast<std::uint32_t>(__fdividef(32.5F, static_cast<float>(block))) * block;
   // The full blocks' count table, whose head every full block's count reads: loaded once.
   const std::uint32_t* const full_table = block == 0 ? nullptr : ic_block_table(a.blocks, rule.x, block, block);
-  const ic_table_head full_head = block == 0 ? ic_table_head{} : ic_block_table_head(full_table);
+  const ic_table_head<8> full_head = block == 0 ? ic_table_head<8>{} : ic_block_table_head<8>(full_table);
   std::uint32_t span = 0;
   for (std::uint64_t start = begin; start < end; start += span) {
     // The last round takes whatever is left if it fits 32 edges (whole blocks and the tail).
@@ -123,7 +123,7 @@ __device__ __forceinline__ void draw_vertex_masks(const graph_view& g, const fus
           k = ic_block_count(u, full_head, full_table, size);
         } else {  // the vertex's last block, shorter: its own table
           const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
-          k = ic_block_count(u, ic_block_table_head(tail_table), tail_table, size);
+          k = ic_block_count(u, ic_block_table_head<8>(tail_table), tail_table, size);
         }
         live |= ic_block_live_bits(subsets, key, code, static_cast<std::uint32_t>(size), k,
                                    static_cast<std::uint32_t>(hash))
