@@ -200,8 +200,8 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(const small_block_subset
 
 /// The same live edges as ic_block_live_slots, as a bit set (bit i: offset i is live) for blocks of
 /// at most 32 edges, from the block's code (ic_block_code): small blocks the subset table's mask,
-/// larger ones Floyd's, whose "t already chosen" is a bit test, and where the picks take a draw each, each draw's code is a step from the last (the GPU
-/// edge masks' form).
+/// larger ones Floyd's, whose "t already chosen" is a bit test; where the picks take a draw each,
+/// each draw's code is a step from the last (the GPU edge masks' form).
 WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(const small_block_subsets& subsets, std::uint64_t key,
                                                        std::uint64_t block_code, std::uint32_t size,
                                                        std::uint32_t count, std::uint32_t picks) noexcept {
