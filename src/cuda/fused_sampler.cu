@@ -249,6 +249,7 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   a.next_light = counters_.data() + 2 * ((level + 1) % 3);
   a.next_heavy = a.next_light + 1;
   a.stale_counts = counters_.data() + 2 * ((level + 2) % 3);
+  a.padded = a.chunked && level > 0;  // the roots are queued unpadded
   const std::size_t event = events_per_level * (level % max_poll_levels);
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event], stream_));
   if (a.masks != nullptr) {

@@ -65,6 +65,8 @@ struct fused_args {
   unsigned live_resolve;          // fill from which a warp resolves it (fused_live_resolve)
   const Word* masks;              // IC edge masks (fused_mask_kernels.cuh), or nullptr: draw per item
   bool chunked;                   // masks and num_groups * words a multiple of 32: queues by chunks
+  bool padded;                    // chunked, past the roots' level: a warp's 32 queue entries are one
+                                  //   chunk, lane l's its l-th slot or fused_no_slot (fused_settle_level)
   std::uint64_t mask_slot_stride; // the mask of (group, word) w, in-edge j: masks[(group * words + w) *
   std::uint64_t mask_edge_stride; //   mask_slot_stride + j * mask_edge_stride] (fused_mask_kernels.cuh)
 };

@@ -209,8 +209,9 @@ TEST(IcBlockRule, WeightedCascadeHubCostsItsExpectedHashes) {
 }
 
 TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
-  // ic_block_live_count compares the table's head at once; the count must still be the first k
-  // with u < table[k] (capped at the block's size), including counts past the head.
+  // ic_block_live_count compares the table's head at once (4 entries; the edge masks 8); the count
+  // must still be the first k with u < table[k] (capped at the block's size), including counts
+  // past either head.
   std::uint64_t large = 0;
   const std::vector<std::pair<std::uint64_t, double>> blocks{{5, 0.2}, {12, 0.5}, {32, 0.6}, {3, 0.9}};
   for (const auto& [size, p] : blocks) {
@@ -226,7 +227,8 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
       const ic_block_counted drawn = ic_block_live_count(key, first, table, size);
       ASSERT_EQ(drawn.count, want) << size << " " << p << " " << s;
       ASSERT_EQ(drawn.picks, static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0))));
-      if (want >= ic_table_head_length) ++large;
+      ASSERT_EQ(ic_block_count(u, ic_block_table_head<8>(table), table, size), want);
+      if (want >= 8) ++large;
     }
   }
   EXPECT_GT(large, 1000U);  // the one-by-one tail ran

@@ -70,29 +70,32 @@ WF_HOST_DEVICE constexpr std::uint64_t ic_block_code(std::uint64_t first_edge) n
 }
 inline constexpr std::uint64_t ic_block_draw_step = element_code_step(1ULL << 16);
 
-/// The first eight entries of a count table, which settle nearly every count (a block of 12 edges
-/// at p = 0.2 has K >= 8 once in 1,700): a loop over a vertex's blocks loads them once
-/// (ic_block_count).
-inline constexpr std::uint32_t ic_table_head_length = 8;
+/// The first Length entries of a count table, which settle nearly every count (ic_block_count).
+/// The edge masks load 8 once a vertex (a block of 12 edges at p = 0.2 has K >= 8 once in 1,700);
+/// a single block draw (ic_block_live_count) loads 4, each a load on the warp path, where weighted
+/// cascade's counts are nearly all below 4.
+template <std::uint32_t Length>
 struct ic_table_head {
-  std::uint32_t entry[ic_table_head_length];
+  std::uint32_t entry[Length];
 };
-WF_HOST_DEVICE inline ic_table_head ic_block_table_head(const std::uint32_t* table) noexcept {
-  ic_table_head head;
-  for (std::uint32_t k = 0; k < ic_table_head_length; ++k) head.entry[k] = table[k];
+template <std::uint32_t Length>
+WF_HOST_DEVICE inline ic_table_head<Length> ic_block_table_head(const std::uint32_t* table) noexcept {
+  ic_table_head<Length> head;
+  for (std::uint32_t k = 0; k < Length; ++k) head.entry[k] = table[k];
   return head;
 }
 
 /// Number of live edges in a block of `size` edges whose count draw is `u`, from its count table
 /// and that table's head.
-WF_HOST_DEVICE inline std::uint32_t ic_block_count(std::uint32_t u, const ic_table_head& head,
+template <std::uint32_t Length>
+WF_HOST_DEVICE inline std::uint32_t ic_block_count(std::uint32_t u, const ic_table_head<Length>& head,
                                                    const std::uint32_t* table, std::uint64_t size) noexcept {
   // K = the first k with u < table[k]; the table is non-decreasing (binomial_cdf_table), so that
-  // is the number of entries <= u: the head's compared at once (K < 8 nearly always, and a warp's
-  // lanes then take no data-dependent branch), the rest one by one.
+  // is the number of entries <= u: the head's compared at once (K is nearly always below its
+  // length, and a warp's lanes then take no data-dependent branch), the rest one by one.
   std::uint32_t k = 0;
-  for (std::uint32_t i = 0; i < ic_table_head_length; ++i) k += static_cast<std::uint32_t>(u >= head.entry[i]);
-  if (k == ic_table_head_length)
+  for (std::uint32_t i = 0; i < Length; ++i) k += static_cast<std::uint32_t>(u >= head.entry[i]);
+  if (k == Length)
     while (k < block_cdf_length && u >= table[k]) ++k;
   return size < k ? static_cast<std::uint32_t>(size) : k;
 }
@@ -108,7 +111,7 @@ struct ic_block_counted {
 WF_HOST_DEVICE inline ic_block_counted ic_block_live_count(std::uint64_t key, std::uint64_t first_edge,
                                                            const std::uint32_t* table, std::uint64_t size) noexcept {
   const std::uint64_t hash = coded_hash64(key, ic_block_code(first_edge));
-  return {ic_block_count(static_cast<std::uint32_t>(hash >> 32), ic_block_table_head(table), table, size),
+  return {ic_block_count(static_cast<std::uint32_t>(hash >> 32), ic_block_table_head<4>(table), table, size),
           static_cast<std::uint32_t>(hash)};
 }
 
@@ -200,8 +203,8 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_live_slots(const small_block_subset
 
 /// The same live edges as ic_block_live_slots, as a bit set (bit i: offset i is live) for blocks of
 /// at most 32 edges, from the block's code (ic_block_code): small blocks the subset table's mask,
-/// larger ones Floyd's, whose "t already chosen" is a bit test, and where the picks take a draw each, each draw's code is a step from the last (the GPU
-/// edge masks' form).
+/// larger ones Floyd's, whose "t already chosen" is a bit test; where the picks take a draw each,
+/// each draw's code is a step from the last (the GPU edge masks' form).
 WF_HOST_DEVICE inline std::uint32_t ic_block_live_bits(const small_block_subsets& subsets, std::uint64_t key,
                                                        std::uint64_t block_code, std::uint32_t size,
                                                        std::uint32_t count, std::uint32_t picks) noexcept {
