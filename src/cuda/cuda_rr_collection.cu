@@ -268,6 +268,7 @@ class cuda_rr_collection final : public rr_collection {
     p.fused_batches = fused_ ? fused_->profile().traversals : 0;
     p.fused_mask_batches = fused_ ? fused_->profile().mask_batches : 0;
     p.fused_chunked_batches = fused_ ? fused_->profile().chunked_batches : 0;
+    p.fused_early_slots = fused_ ? fused_->profile().early_slots : 0;
     p.profiling = profiling_;
     return p;
   }
@@ -425,9 +426,10 @@ class cuda_rr_collection final : public rr_collection {
                  prefix, colours_, fused_->max_groups(), static_cast<unsigned long long>(f.traversals),
                  static_cast<unsigned long long>(f.levels), static_cast<unsigned long long>(f.max_levels),
                  static_cast<unsigned long long>(f.levels_launched), static_cast<unsigned long long>(f.polls));
-    std::fprintf(stderr, "%s fused slots expanded light %.4g heavy %.4g, items %.4g, edges examined %.4g, "
-                 "colours per expanded slot %.2f, items per slot %.2f\n",
+    std::fprintf(stderr, "%s fused slots expanded light %.4g heavy %.4g (%.4g took colours early), items %.4g, "
+                 "edges examined %.4g, colours per expanded slot %.2f, items per slot %.2f\n",
                  prefix, static_cast<double>(f.light_slots), static_cast<double>(f.heavy_slots),
+                 static_cast<double>(f.early_slots),
                  static_cast<double>(f.items), static_cast<double>(fused_->edges_examined()),
                  slots > 0 ? static_cast<double>(fused_members_) / slots : 0.0,
                  slots > 0 ? static_cast<double>(f.items) / slots : 0.0);

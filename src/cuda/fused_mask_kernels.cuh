@@ -228,6 +228,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   std::uint64_t examined = 0;
   std::uint64_t all_items = 0;
+  std::uint64_t early_slots = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
        first < num_light; first += warps * 32) {
     std::uint64_t begin = 0;
@@ -237,7 +238,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
     Word frontier = 0;
     if (first + lane < num_light) {
       const std::uint32_t slot = a.queue[first + lane];
-      frontier = a.current[slot] | take_early(a, slot);
+      const Word early = take_early(a, slot);
+      early_slots += early != 0;
+      frontier = a.current[slot] | early;
       a.current[slot] = 0;  // this buffer is the next level's next words: all zero after the level
       const slot_place place = place_of(a, slot);
       w = place.w;
@@ -255,7 +258,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
       if (valid) mask_edge(g, a, owner_group, owner_w, owner_begin + item, owner_frontier);
     });
   }
-  add_warp_counts(a, lane, examined, all_items);
+  add_warp_counts(a, lane, examined, all_items, early_slots);
 }
 
 /// Heavy slots under the masks (in-degree of at least fused_heavy_degree, queued from the back),
@@ -266,10 +269,13 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
   __shared__ Word slot_colours;
   std::uint64_t examined = 0;  // thread 0's, added once per block
   std::uint64_t all_items = 0;
+  std::uint64_t early_slots = 0;
   for (std::uint64_t i = blockIdx.x; i < num_heavy; i += gridDim.x) {
     const std::uint32_t slot = a.queue[a.queue_capacity - 1 - i];
     if (threadIdx.x == 0) {
-      slot_colours = a.current[slot] | take_early(a, slot);
+      const Word early = take_early(a, slot);
+      early_slots += early != 0;
+      slot_colours = a.current[slot] | early;
       a.current[slot] = 0;
     }
     __syncthreads();
@@ -284,7 +290,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
     }
     __syncthreads();  // every thread has read the slot's colours before thread 0 takes the next
   }
-  add_block_counts(a, examined, all_items);
+  add_block_counts(a, examined, all_items, early_slots);
 }
 
 /// One slot of the settle pass, whose next word is `reached`: the colours it gathered that it has
@@ -354,10 +360,12 @@ __device__ __forceinline__ std::uint32_t chunk_entry(const fused_args<Word>& a, 
 
 /// Whole warp: the frontier of the lane's queue entry `slot` (0 for padding), its current word
 /// cleared (this buffer is the next level's next words: all zero after the level), with the
-/// colours taken early (take_early). In a padded chunk a padding lane takes them for its slot of
-/// the chunk as well, and `slot` becomes that slot where it took any.
+/// colours taken early (take_early; `early_slots` counts the lane's slots that took any). In a
+/// padded chunk a padding lane takes them for its slot of the chunk as well, and `slot` becomes
+/// that slot where it took any.
 template <class Word>
-__device__ __forceinline__ Word open_entry(const fused_args<Word>& a, std::uint32_t& slot, unsigned lane) {
+__device__ __forceinline__ Word open_entry(const fused_args<Word>& a, std::uint32_t& slot, unsigned lane,
+                                           std::uint64_t& early_slots) {
   Word frontier = 0;
   if (slot != fused_no_slot) {
     frontier = a.current[slot];
@@ -369,7 +377,11 @@ __device__ __forceinline__ Word open_entry(const fused_args<Word>& a, std::uint3
     const std::uint32_t chunk_first = __shfl_sync(fused_full_warp, slot, __ffs(static_cast<int>(queued)) - 1) & ~31U;
     slot = chunk_first + lane;
   }
-  if (slot != fused_no_slot) frontier |= take_early(a, slot);
+  if (slot != fused_no_slot) {
+    const Word early = take_early(a, slot);
+    early_slots += early != 0;
+    frontier |= early;
+  }
   if (frontier == 0) slot = fused_no_slot;
   return frontier;
 }
@@ -437,11 +449,13 @@ __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_ar
 }
 
 /// A chunk kernel lane's counts: edges examined (in-degree per colour), IC items (in-degree per
-/// slot) and slots expanded, added to the batch's counters once per kernel (add).
+/// slot), slots expanded and slots that took colours early (open_entry), added to the batch's
+/// counters once per kernel (add).
 struct chunk_tally {
   std::uint64_t examined = 0;
   std::uint64_t items = 0;
   std::uint64_t slots = 0;
+  std::uint64_t early = 0;
   template <class Word>
   __device__ __forceinline__ void count(const graph_view& g, std::uint32_t v, Word frontier) {
     const std::uint64_t degree = g.in_offsets[v + 1] - g.in_offsets[v];
@@ -452,7 +466,7 @@ struct chunk_tally {
   /// Whole warp: into the batch's counters, the slots to `stat` (fused_stat_light or _heavy).
   template <class Word>
   __device__ __forceinline__ void add(const fused_args<Word>& a, unsigned lane, unsigned stat) {
-    add_warp_counts(a, lane, examined, items);
+    add_warp_counts(a, lane, examined, items, early);
     const std::uint64_t all_slots = warp_sum(slots);
     if (lane == 0 && all_slots != 0) atomicAdd(a.stats + stat, static_cast<unsigned long long>(all_slots));
   }
@@ -475,7 +489,7 @@ __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(grap
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
        first < num_light; first += warps * 32) {
     std::uint32_t slot = chunk_entry(a, first + lane, num_light, false);
-    const Word frontier = open_entry(a, slot, lane);
+    const Word frontier = open_entry(a, slot, lane, tally.early);
     slot_place place{0, 0, 0};
     if (slot != fused_no_slot) {
       place = place_of(a, slot);
@@ -501,7 +515,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_v
   for (std::uint64_t chunk = blockIdx.x; chunk * 32 < num_heavy; chunk += gridDim.x) {
     if (warp == 0) {
       std::uint32_t entry = chunk_entry(a, chunk * 32 + lane, num_heavy, true);
-      chunk_frontiers[lane] = open_entry(a, entry, lane);
+      chunk_frontiers[lane] = open_entry(a, entry, lane, tally.early);
       chunk_slots[lane] = entry;
     }
     __syncthreads();

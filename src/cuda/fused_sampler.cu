@@ -374,6 +374,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   profile_.light_slots += stats[kernels::fused_stat_light];
   profile_.heavy_slots += stats[kernels::fused_stat_heavy];
   profile_.items += stats[kernels::fused_stat_items];
+  profile_.early_slots += stats[kernels::fused_stat_early];
   return a;  // the extraction reads the visited words (and the batch's shape) only
 }
 

@@ -47,6 +47,7 @@ struct fused_profile {
   std::uint64_t light_slots = 0;      // (group, vertex, word) slots expanded a warp per 32
   std::uint64_t heavy_slots = 0;      // slots expanded a block each
   std::uint64_t items = 0;            // IC work items: (block, colour) pairs or (edge, word) pairs
+  std::uint64_t early_slots = 0;      // slots that took colours early in a level (edge masks, take_early)
   std::uint64_t mask_batches = 0;     // batches traversed with edge masks (their items: (edge, word) pairs)
   std::uint64_t chunked_batches = 0;  // of those, the batches whose levels went by chunks (fused_args::chunked)
   double setup_ms = 0;                // clearing the colour words and drawing the roots

@@ -98,12 +98,14 @@ __device__ __forceinline__ slot_place place_of(const fused_args<Word>& a, std::u
 }
 
 /// Counters in fused_args::stats (the launcher's profile): levels with work, slots expanded by the
-/// light and the heavy kernels (or the LT kernel), and IC work items.
+/// light and the heavy kernels (or the LT kernel), IC work items, and slots that took colours
+/// early (take_early, under the edge masks).
 inline constexpr unsigned fused_stat_levels = 0;
 inline constexpr unsigned fused_stat_light = 1;
 inline constexpr unsigned fused_stat_heavy = 2;
 inline constexpr unsigned fused_stat_items = 3;
-inline constexpr unsigned fused_stat_count = 4;
+inline constexpr unsigned fused_stat_early = 4;
+inline constexpr unsigned fused_stat_count = 5;
 
 /// The first kernel of a level, thread 0 of block 0: clears the ring entry level L + 1 will queue
 /// into (level L - 1 read it and has finished) and counts the level.
@@ -120,24 +122,27 @@ __device__ __forceinline__ void open_level(const fused_args<Word>& a, unsigned l
   atomicAdd(a.stats + fused_stat_heavy, static_cast<unsigned long long>(heavy));
 }
 
-/// Whole warp, once per kernel (the grids are persistent): adds the lanes' edges examined and IC
-/// work items to the batch's counters, one atomic each per warp.
+/// Whole warp, once per kernel (the grids are persistent): adds the lanes' edges examined, IC work
+/// items and slots that took colours early to the batch's counters, one atomic each per warp.
 template <class Word>
 __device__ __forceinline__ void add_warp_counts(const fused_args<Word>& a, unsigned lane, std::uint64_t examined,
-                                                std::uint64_t items) {
+                                                std::uint64_t items, std::uint64_t early = 0) {
   examined = warp_sum(examined);
   items = warp_sum(items);
+  early = warp_sum(early);
   if (lane == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
   if (lane == 0 && items != 0) atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(items));
+  if (lane == 0 && early != 0) atomicAdd(a.stats + fused_stat_early, static_cast<unsigned long long>(early));
 }
 
 /// The same for a block whose counts thread 0 kept.
 template <class Word>
 __device__ __forceinline__ void add_block_counts(const fused_args<Word>& a, std::uint64_t examined,
-                                                 std::uint64_t items) {
+                                                 std::uint64_t items, std::uint64_t early = 0) {
   if (threadIdx.x != 0) return;
   if (examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
   if (items != 0) atomicAdd(a.stats + fused_stat_items, static_cast<unsigned long long>(items));
+  if (early != 0) atomicAdd(a.stats + fused_stat_early, static_cast<unsigned long long>(early));
 }
 
 /// Returns `*counter` + the calling lane's rank among the lanes that call it together, and adds

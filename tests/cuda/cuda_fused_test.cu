@@ -106,6 +106,14 @@ struct edge_mask_graphs {
   }
 };
 
+/// Under the edge masks a slot takes the colours that reached it earlier in its level (take_early in
+/// fused_mask_kernels.cuh), and the sets above show that it changes none. On the dense graph that
+/// must happen: the heavy kernel runs after the light one, and the light vertices' live in-edges
+/// from the four hubs carry colours the hubs have not yet settled into hubs queued at that level.
+void expect_colours_taken_early(const cuda::cuda_collection_profile& profile, const std::string& where) {
+  EXPECT_GT(profile.fused_early_slots, 0U) << where;
+}
+
 // Edge masks forced (WF_FUSED_MASKS=on): every batch draws its masks and traverses by bit
 // operations, on the graphs above, with 32- and 64-bit words, one group per batch and many.
 TEST(CudaFused, EdgeMasksEqualReference) {
@@ -128,6 +136,7 @@ TEST(CudaFused, EdgeMasksEqualReference) {
                                         &profile);
           EXPECT_EQ(profile.fused_mask_batches, profile.fused_batches) << name << ", " << at;
           EXPECT_GT(profile.fused_batches, 0U) << name << ", " << at;
+          if (g == &graphs.dense) expect_colours_taken_early(profile, name + (", " + at));
         }
       }
     }
@@ -154,6 +163,7 @@ TEST(CudaFused, ChunkedLevelsEqualReference) {
                                     &profile);
       EXPECT_EQ(profile.fused_chunked_batches, profile.fused_batches) << at;
       EXPECT_EQ(profile.fused_batches, 2U) << at;
+      if (g == &graphs.dense) expect_colours_taken_early(profile, at);
     }
   }
 }
