@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <numeric>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <cub/device/device_scan.cuh>
@@ -215,6 +216,16 @@ void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, 
     // kernel's 63 of 127 groups took ~0.13 s unchunked). Within the cap, a whole number of chunks.
     const std::uint32_t padded = (groups + chunk_groups - 1) / chunk_groups * chunk_groups;
     if (chunks && padded - groups <= groups / 4) groups = padded;
+    if constexpr (std::is_same_v<Target, rr_store>) {
+      // Room for the rest of the request at the mean set so far (a tenth more), once, where the
+      // budget affords it: dense batches hold billions of members, and the store grew by half
+      // batch after batch, each time a new block and a copy of every member held (topcats-like
+      // at p = 0.2: 8.4 GB after the first of two batches of 2,048 sets).
+      if (expected_set_size_ >= 0 && count - done > batch)
+        target.reserve_ahead(count - done,
+                             static_cast<std::uint64_t>(1.1 * expected_set_size_ * static_cast<double>(count - done)),
+                             stream_);
+    }
     const std::size_t extract_events = events_per_level * max_poll_levels + 2;
     std::uint64_t members = 0;
     if (word_bytes_ == 8) {
