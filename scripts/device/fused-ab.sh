@@ -13,27 +13,13 @@ set -u
 source scripts/device/lib/common.sh
 out="$OUT/fused-ab"; mkdir -p "$out"
 graph="$build/graphs/topcats_like.wfg"
-variants=()
-for dir in .carry/ab/*/; do [[ -d $dir ]] && variants+=("$(basename "$dir")"); done
+wf_ab_build_start "$out"
 if [[ ! -s $graph ]]; then
   mkdir -p "$(dirname "$graph")"
   wf_gen_like topcats "$graph.txt" "$out/gen_topcats.log"; gen=$!
 fi
-pids=()
-for name in "${variants[@]}"; do
-  # flock: imm-ab.sh builds the same trees (the same lines, the same lock).
-  ( flock 9
-    cmake -S ".carry/ab/$name" -B "build-ab-$name" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      > "$out/cmake_$name.log" 2>&1 &&
-    cmake --build "build-ab-$name" -j "$(nproc)" --target gpu_sampling_bench > "$out/build_$name.log" 2>&1
-  ) 9> "build-ab-$name.lock" &
-  pids+=($!)
-done
 wf_build --fatal gpu_sampling_bench wildfire
-for i in "${!variants[@]}"; do
-  wait "${pids[$i]}" || { echo "variant ${variants[$i]} failed to build"; grep -E "error" "$out/build_${variants[$i]}.log" | head; }
-done
-echo "variants built after $(elapsed) s"
+wf_ab_build_finish "$out"
 if [[ -n ${gen:-} ]]; then
   wait "$gen"
   $build/apps/wildfire/wildfire convert -i "$graph.txt" -o "$graph" > "$out/convert.log" 2>&1 || tail -3 "$out/convert.log"

@@ -13,27 +13,13 @@ set -u
 source scripts/device/lib/common.sh
 out="$OUT/imm-ab"; mkdir -p "$out"
 lj=$lj_like_wfg
-variants=()
-for dir in .carry/ab/*/; do [[ -d $dir ]] && variants+=("$(basename "$dir")"); done
+wf_ab_build_start "$out"
 read -r -a settings <<< "${WF_AB_ENVS:-}"
 ((${#variants[@]} + ${#settings[@]} > 0)) || { echo "no .carry/ab/NAME trees or WF_AB_ENVS: nothing to compare with"; exit 1; }
 graphs=${WF_GRAPHS:-epinions lj}
 [[ $graphs == *lj* ]] && wf_wc_graph_start lj "$lj" "$out"
-pids=()
-for name in "${variants[@]}"; do
-  # flock: a command may have started this build before run_all.sh (the same lines, the same lock).
-  ( flock 9
-    cmake -S ".carry/ab/$name" -B "build-ab-$name" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      > "$out/cmake_$name.log" 2>&1 &&
-    cmake --build "build-ab-$name" -j "$(nproc)" --target gpu_sampling_bench > "$out/build_$name.log" 2>&1
-  ) 9> "build-ab-$name.lock" &
-  pids+=($!)
-done
 wf_build --fatal gpu_sampling_bench wildfire
-for i in "${!variants[@]}"; do
-  wait "${pids[$i]}" || { echo "variant ${variants[$i]} failed to build"; grep -E "error" "$out/build_${variants[$i]}.log" | head; }
-done
-echo "variants built after $(elapsed) s"
+wf_ab_build_finish "$out"
 [[ $graphs == *lj* ]] && wf_wc_graph_finish "$lj" "$out"
 export CUDA_MODULE_LOADING=EAGER
 for graph in $graphs; do

@@ -64,3 +64,30 @@ wf_wc_graph_finish() {
   wf_wc_graph_pid=
 }
 wf_wc_graph() { wf_wc_graph_start "$1" "$2" "$3"; wf_wc_graph_finish "$2" "$3"; }
+
+# The source trees the A/B scripts (imm-ab.sh, fused-ab.sh) compare with this one: .carry/ab/NAME
+# (put a commit there with `git archive COMMIT | tar -x -C .carry/ab/NAME`), each built here into
+# build-ab-NAME (gpu_sampling_bench only):
+#   wf_ab_build_start LOGDIR    sets `variants` to their names and starts their builds
+#   wf_ab_build_finish LOGDIR   waits for them, naming the trees that failed
+# flock: several scripts of one call may build the same trees (the same lines, the same lock).
+wf_ab_build_start() {
+  variants=() ab_pids=()
+  local dir name
+  for dir in .carry/ab/*/; do [[ -d $dir ]] && variants+=("$(basename "$dir")"); done
+  for name in "${variants[@]}"; do
+    ( flock 9
+      cmake -S ".carry/ab/$name" -B "build-ab-$name" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        > "$1/cmake_$name.log" 2>&1 &&
+      cmake --build "build-ab-$name" -j "$(nproc)" --target gpu_sampling_bench > "$1/build_$name.log" 2>&1
+    ) 9> "build-ab-$name.lock" &
+    ab_pids+=($!)
+  done
+}
+wf_ab_build_finish() {
+  local i
+  for i in "${!variants[@]}"; do
+    wait "${ab_pids[$i]}" || { echo "variant ${variants[$i]} failed to build"; grep -E "error" "$1/build_${variants[$i]}.log" | head; }
+  done
+  echo "variants built after $(elapsed) s"
+}
