@@ -107,9 +107,10 @@ struct edge_mask_graphs {
 };
 
 /// Under the edge masks a slot takes the colours that reached it earlier in its level (take_early in
-/// fused_mask_kernels.cuh), and the sets above show that it changes none. On the dense graph that
-/// must happen: the heavy kernel runs after the light one, and the light vertices' live in-edges
-/// from the four hubs carry colours the hubs have not yet settled into hubs queued at that level.
+/// fused_mask_kernels.cuh), and the sets above show that it changes none. On the dense graph it
+/// happens at nearly every level: the heavy kernel runs after the light one, the four hubs are
+/// queued at most levels, and the light vertices' live in-edges from them carry colours the hubs
+/// have not yet settled.
 void expect_colours_taken_early(const cuda::cuda_collection_profile& profile, const std::string& where) {
   EXPECT_GT(profile.fused_early_slots, 0U) << where;
 }
