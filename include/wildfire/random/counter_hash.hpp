@@ -78,6 +78,17 @@ WF_HOST_DEVICE constexpr bool lemire_accepts(std::uint32_t low, std::uint32_t bo
   return low >= bound || low >= static_cast<std::uint32_t>(-bound) % bound;
 }
 
+/// One multiply-shift draw below `bound` from a single 32-bit word, without a retry: the draw and
+/// whether Lemire's test finds it exactly uniform (the caller draws otherwise where it is not).
+struct lemire_draw {
+  std::uint32_t value;
+  bool exact;
+};
+WF_HOST_DEVICE constexpr lemire_draw lemire_draw_once(std::uint32_t word, std::uint32_t bound) noexcept {
+  const std::uint64_t product = static_cast<std::uint64_t>(word) * bound;
+  return {static_cast<std::uint32_t>(product >> 32), lemire_accepts(static_cast<std::uint32_t>(product), bound)};
+}
+
 /// Unbiased uniform integer in [0, bound) for (key, element), bound >= 1 (Lemire's multiply-shift
 /// with rejection), from the element's code (element_code). Each attempt consumes a fresh element
 /// id `element + attempt` in the low bits: callers leave the low 16 bits of `element` zero.

@@ -65,19 +65,16 @@ struct small_block_draw {
 /// C(size, count) / 2^32 <= 2^-22): the caller then draws Floyd's picks one hash each.
 WF_HOST_DEVICE inline small_block_draw small_block_live_bits(const small_block_subsets& t, std::uint32_t size,
                                                              std::uint32_t count, std::uint32_t picks) noexcept {
-  const std::uint32_t choices = t.binomial[size][count];
-  const std::uint64_t wide = std::uint64_t{picks} * choices;
-  return {t.masks[t.first[count] + static_cast<std::uint32_t>(wide >> 32)],
-          lemire_accepts(static_cast<std::uint32_t>(wide), choices)};
+  const lemire_draw rank = lemire_draw_once(picks, t.binomial[size][count]);
+  return {t.masks[t.first[count] + rank.value], rank.exact};
 }
 
 /// small_block_live_bits for `count` <= 1 without the table's loads: C(S, 0) = 1, C(S, 1) = S,
 /// and the r-th mask with one bit set is 1 << r.
 WF_HOST_DEVICE inline small_block_draw small_block_single_bit(std::uint32_t size, std::uint32_t count,
                                                               std::uint32_t picks) noexcept {
-  const std::uint32_t choices = count == 0 ? 1U : size;
-  const std::uint64_t wide = std::uint64_t{picks} * choices;
-  return {count << static_cast<std::uint32_t>(wide >> 32), lemire_accepts(static_cast<std::uint32_t>(wide), choices)};
+  const lemire_draw rank = lemire_draw_once(picks, count == 0 ? 1U : size);
+  return {count << rank.value, rank.exact};
 }
 
 }  // namespace wildfire
