@@ -200,13 +200,17 @@ __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<
 /// here), and the colours arriving after the load wait for the settle pass as before. Only the
 /// expanding warp writes a slot's visited word during the level. The load bypasses L1, whose line
 /// may predate other SMs' reductions (a stale word only takes fewer colours early).
+/// `early_slots` counts the slots that took any (the profile's fused_stat_early).
 template <class Word>
-__device__ __forceinline__ Word take_early(const fused_args<Word>& a, std::uint32_t slot) {
+__device__ __forceinline__ Word take_early(const fused_args<Word>& a, std::uint32_t slot,
+                                           std::uint64_t& early_slots) {
   const Word reached = __ldcg(a.next + slot);
   if (reached == 0) return 0;
   const Word settled = a.visited[slot];
   const Word early = reached & ~settled;
-  if (early != 0) a.visited[slot] = settled | early;
+  if (early == 0) return 0;
+  a.visited[slot] = settled | early;
+  ++early_slots;
   return early;
 }
 
@@ -238,9 +242,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
     Word frontier = 0;
     if (first + lane < num_light) {
       const std::uint32_t slot = a.queue[first + lane];
-      const Word early = take_early(a, slot);
-      early_slots += early != 0;
-      frontier = a.current[slot] | early;
+      frontier = a.current[slot] | take_early(a, slot, early_slots);
       a.current[slot] = 0;  // this buffer is the next level's next words: all zero after the level
       const slot_place place = place_of(a, slot);
       w = place.w;
@@ -273,9 +275,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
   for (std::uint64_t i = blockIdx.x; i < num_heavy; i += gridDim.x) {
     const std::uint32_t slot = a.queue[a.queue_capacity - 1 - i];
     if (threadIdx.x == 0) {
-      const Word early = take_early(a, slot);
-      early_slots += early != 0;
-      slot_colours = a.current[slot] | early;
+      slot_colours = a.current[slot] | take_early(a, slot, early_slots);
       a.current[slot] = 0;
     }
     __syncthreads();
@@ -360,7 +360,7 @@ __device__ __forceinline__ std::uint32_t chunk_entry(const fused_args<Word>& a, 
 
 /// Whole warp: the frontier of the lane's queue entry `slot` (0 for padding), its current word
 /// cleared (this buffer is the next level's next words: all zero after the level), with the
-/// colours taken early (take_early; `early_slots` counts the lane's slots that took any). In a
+/// colours taken early (take_early, which counts the lane's slots that took any). In a
 /// padded chunk a padding lane takes them for its slot of the chunk as well, and `slot` becomes
 /// that slot where it took any.
 template <class Word>
@@ -377,11 +377,7 @@ __device__ __forceinline__ Word open_entry(const fused_args<Word>& a, std::uint3
     const std::uint32_t chunk_first = __shfl_sync(fused_full_warp, slot, __ffs(static_cast<int>(queued)) - 1) & ~31U;
     slot = chunk_first + lane;
   }
-  if (slot != fused_no_slot) {
-    const Word early = take_early(a, slot);
-    early_slots += early != 0;
-    frontier |= early;
-  }
+  if (slot != fused_no_slot) frontier |= take_early(a, slot, early_slots);
   if (frontier == 0) slot = fused_no_slot;
   return frontier;
 }
