@@ -198,14 +198,14 @@ __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<
 /// 195.5M and 18. The sets do not change: every colour that reaches the slot is still settled and
 /// expanded exactly once (the settle pass finds next & ~visited, which leaves out what was taken
 /// here), and the colours arriving after the load wait for the settle pass as before. Only the
-/// expanding warp writes a slot's visited word during the level. The load bypasses L1, whose line
-/// may predate other SMs' reductions (a stale word only takes fewer colours early).
+/// expanding warp writes a slot's visited word during the level. The next word's load bypasses
+/// L1, whose line may predate other SMs' reductions (a stale word only takes fewer colours early);
+/// the visited word is loaded beside it, not after it, as the chunk's expansion waits for both.
 /// `early_slots` counts the slots that took any (the profile's fused_stat_early).
 template <class Word>
 __device__ __forceinline__ Word take_early(const fused_args<Word>& a, std::uint32_t slot,
                                            std::uint64_t& early_slots) {
   const Word reached = __ldcg(a.next + slot);
-  if (reached == 0) return 0;
   const Word settled = a.visited[slot];
   const Word early = reached & ~settled;
   if (early == 0) return 0;
