@@ -472,8 +472,8 @@ struct chunk_tally {
 /// by the latency of its loads (Nsight Compute, p = 0.2, 32 colours: 92% long-scoreboard stalls,
 /// 0.16 eligible warps a scheduler, DRAM at 20%), so it is held to 32 registers for 8 blocks an SM
 /// (a few bytes spilled): light 0.218 -> 0.195 s (H200; 6 blocks: 0.209 s). Not faster: 8
-/// in-edges' loads in flight instead of 4, the next chunk's queue entry loaded ahead, and the
-/// same cap on the heavy kernel.
+/// in-edges' loads in flight instead of 4, the next chunk's queue entry loaded ahead (before
+/// take_early; tried again below), and the same cap on the heavy kernel.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];
@@ -482,9 +482,14 @@ __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(grap
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   __shared__ std::uint8_t lanes_by_rank[fused_block_threads / 32][32];
   chunk_tally tally;
-  for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
-       first < num_light; first += warps * 32) {
-    std::uint32_t slot = chunk_entry(a, first + lane, num_light, false);
+  // Each chunk's queue entry is loaded while the warp's previous chunk expands: the entry is the
+  // head of the chunk's chain of dependent loads (entry, words, offsets, edges), and Nsight Compute
+  // found a quarter of the stall samples waiting on it (the queue streams from DRAM).
+  std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
+  std::uint32_t ahead = chunk_entry(a, first + lane, num_light, false);
+  for (; first < num_light; first += warps * 32) {
+    std::uint32_t slot = ahead;
+    ahead = chunk_entry(a, first + warps * 32 + lane, num_light, false);
     const Word frontier = open_entry(a, slot, lane, tally.early);
     slot_place place{0, 0, 0};
     if (slot != fused_no_slot) {
