@@ -3,7 +3,7 @@
 # draws and the warp path, from the repository root with $OUT set (under 9 minutes):
 #  - the fused GPU tests (CudaFused.*, CudaBlockRule.*), or every GPU test binary when
 #    WF_MASKS_ALL_TESTS=1 (scripts/device/gpu_tests.sh); with WF_MASKS_SANITIZE=1 then
-#    compute-sanitizer memcheck on CudaFused.EdgeMasks* and CudaFused.ChunkedLevels*;
+#    compute-sanitizer memcheck on CudaFused.EdgeMasks* and Graphs/CudaFusedChunked.*;
 #  - topcats-like (gen_powerlaw --n 1791489 --m 28511807 --seed 1) at uniform p (WF_MASKS_PS,
 #    "P:SETS ...", default 0.2:4096 0.1:8192 0.05:16384; empty: none): warp, and fused with 32 and 64 colours
 #    (WF_MASKS_COLOURS) with masks off, on and auto (WF_MASKS_MODES), the first 16 sets of every
@@ -37,8 +37,8 @@ else
 fi
 if [[ ${WF_MASKS_SANITIZE:-0} == 1 ]]; then
   timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $build/tests/wildfire_cuda_gpu_tests \
-    --gtest_brief=1 --gtest_filter='CudaFused.EdgeMasks*:CudaFused.ChunkedLevels*' > "$out/memcheck.log" 2>&1
-  echo "memcheck CudaFused.EdgeMasks* and ChunkedLevels*: exit $? ($(elapsed) s)"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | head -5
+    --gtest_brief=1 --gtest_filter='CudaFused.EdgeMasks*:Graphs/CudaFusedChunked.*' > "$out/memcheck.log" 2>&1
+  echo "memcheck CudaFused.EdgeMasks* and CudaFusedChunked.*: exit $? ($(elapsed) s)"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | head -5
 fi
 
 [[ -n ${gen_topcats:-} ]] || exit 0

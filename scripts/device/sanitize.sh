@@ -5,14 +5,14 @@
 # share the cooperative grid), which sizes every persistent and cooperative grid for that many
 # multiprocessors (src/cuda/resident_grid.hpp), so the tools do not spend their time on thousands
 # of idle blocks. Run from the repository root with build-device built (run_all.sh builds it);
-# about 7 minutes (WF_SANITIZE_BUDGET_S, default 420). Writes $OUT/sanitize/*.log and prints one
+# about 9 minutes (WF_SANITIZE_BUDGET_S, default 540). Writes $OUT/sanitize/*.log and prints one
 # line per run: the tool, the tests, the exit code and the tool's summary. WF_SANITIZE_ONLY=REGEX
 # runs only the checks whose "tool filter" matches.
 set -u
 source scripts/device/lib/common.sh
 out="$OUT/sanitize"; mkdir -p "$out"
 export WF_SHARED_DATA_DIR=${WF_SHARED_DATA_DIR:-.carry/data}
-budget=${WF_SANITIZE_BUDGET_S:-420}
+budget=${WF_SANITIZE_BUDGET_S:-540}
 failed=0
 
 # $1 tool, $2 test binary, $3 gtest filter, $4 time limit (s), $5 multiprocessors (default 1).
@@ -35,6 +35,8 @@ check() {
 # Racecheck: every kernel that shares memory between threads of a block.
 check racecheck wildfire_cuda_gpu_tests 'CudaBlockRule.*' 60               # warp, fused light/heavy, forward
 check racecheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference' 60  # fused queue buffers
+# Edge masks (subset table), chunked light (lane ranks) and heavy (the staged chunk), settle pass.
+check racecheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*/dense_32_colours_31_chunks:Graphs/CudaFusedChunked.*/dense_64_colours_32_chunks' 120
 check racecheck wildfire_cuda_gpu_tests 'CudaSmallSets.WeightedCascadeEqualsReference' 30  # lane-per-sample queues
 check racecheck wildfire_cuda_gpu_tests 'CudaRrCollection.GreedyEqualsCpuGreedy' 40        # block argmax
 check racecheck wildfire_cuda_gpu_tests 'CudaIncremental.CandidateGreedyEqualsCpuGreedy' 120  # candidate filters
@@ -45,6 +47,7 @@ check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the
 # Memcheck: the same families plus the retry and error paths.
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60
 check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaStreamed.EqualsFlatOnHubGraphs:CudaSpreadSimulator.RejectsBadInput' 60
+check memcheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*' 90
 check memcheck wildfire_cuda_gpu_tests 'CudaIncremental.Candidate*:CudaIncremental.SegmentedIndexEqualsCpuGreedy:CudaIncremental.OneLaunch*' 90
 check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 60 4
 echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(elapsed) s"

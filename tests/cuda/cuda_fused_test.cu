@@ -5,7 +5,9 @@
 // choice). Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -94,17 +96,23 @@ TEST(CudaFused, LateBufferFlushEqualsReference) {
 /// The edge-mask tests' graphs: rounds of whole blocks (uniform:0.3, blocks of 3 and tails of 1;
 /// uniform:0.05, hubs in rounds of one block of 20 and a tail of 10), blocks past 32 edges set by
 /// atomics (wc hubs), the per-edge rule (random probabilities, the always-live ring), heavy hubs.
-struct edge_mask_graphs {
-  csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
-  csr_graph blocks_of_20 = test::model_hub_graph(3100, "uniform:0.05");
-  csr_graph cascade = test::model_hub_graph(3100, "wc");
-  csr_graph ring = test::hub_graph(2000, true);
-  csr_graph sparse = test::hub_graph(3000, false);
-  std::vector<std::pair<const csr_graph*, std::string>> named() const {
-    return {{&dense, "uniform:0.3"}, {&blocks_of_20, "uniform:0.05"}, {&cascade, "wc"}, {&ring, "ring"},
-            {&sparse, "hub graph"}};
-  }
+/// Each has an identifier, for test names, and a label, for messages.
+struct edge_mask_graph {
+  std::string id;
+  std::string label;
 };
+const std::vector<edge_mask_graph> edge_mask_graphs = {
+    {"dense", "uniform:0.3"}, {"blocks_of_20", "uniform:0.05"}, {"cascade", "wc"}, {"ring", "ring"},
+    {"sparse", "hub graph"}};
+csr_graph make_edge_mask_graph(const std::string& id) {
+  if (id == "dense") return test::model_hub_graph(3100, "uniform:0.3");
+  if (id == "blocks_of_20") return test::model_hub_graph(3100, "uniform:0.05");
+  if (id == "cascade") return test::model_hub_graph(3100, "wc");
+  if (id == "ring") return test::hub_graph(2000, true);
+  if (id == "sparse") return test::hub_graph(3000, false);
+  ADD_FAILURE() << "no edge-mask graph " << id;
+  return {};
+}
 
 /// Under the edge masks a slot takes the colours that reached it earlier in its level (take_early in
 /// fused_mask_kernels.cuh), and the sets above show that it changes none. On the dense graph it
@@ -120,24 +128,26 @@ void expect_colours_taken_early(const cuda::cuda_collection_profile& profile, co
 TEST(CudaFused, EdgeMasksEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
-  const edge_mask_graphs graphs;
-  const csr_graph& blocks_of_20 = graphs.blocks_of_20;
-  const csr_graph& cascade = graphs.cascade;
+  const csr_graph blocks_of_20 = make_edge_mask_graph("blocks_of_20");
+  const csr_graph cascade = make_edge_mask_graph("cascade");
   ASSERT_GT(ic_block_size(1550, blocks_of_20.in_thresholds[blocks_of_20.in_offsets[0]]), 16U);
   ASSERT_GT(ic_block_size(1550, cascade.in_thresholds[cascade.in_offsets[0]]), 32U);
+  std::vector<csr_graph> graphs;
+  for (const auto& [id, label] : edge_mask_graphs) graphs.push_back(make_edge_mask_graph(id));
   for (const char* groups : {"1", "64"}) {
     const environment_override in_flight("WF_FUSED_GROUPS", groups);
     for (const auto representation : {cuda::rr_representation::flat, cuda::rr_representation::bitmap}) {
       for (const std::uint32_t colours : {32U, 64U}) {
         const std::string at = std::string(representation == cuda::rr_representation::flat ? "flat" : "bitmap") +
                                ", " + std::to_string(colours) + " colours, groups " + groups;
-        for (const auto& [g, name] : graphs.named()) {
+        for (std::size_t i = 0; i < graphs.size(); ++i) {
+          const auto& [id, name] = edge_mask_graphs[i];
           cuda::cuda_collection_profile profile;
-          expect_fused_equals_reference(*g, diffusion_model::ic, colours, representation, 300, name + (", " + at),
+          expect_fused_equals_reference(graphs[i], diffusion_model::ic, colours, representation, 300, name + (", " + at),
                                         &profile);
           EXPECT_EQ(profile.fused_mask_batches, profile.fused_batches) << name << ", " << at;
           EXPECT_GT(profile.fused_batches, 0U) << name << ", " << at;
-          if (g == &graphs.dense) expect_colours_taken_early(profile, name + (", " + at));
+          if (id == "dense") expect_colours_taken_early(profile, name + (", " + at));
         }
       }
     }
@@ -146,28 +156,51 @@ TEST(CudaFused, EdgeMasksEqualReference) {
 
 // Edge masks with chunked levels: batches of 32 and 64 groups of 32 colours, or 32 and 64 groups of
 // 64, queue a vertex's 32 (group, word) slots side by side and expand them a warp (light) or a
-// block (heavy hubs) per chunk; the roots' level is queued unpadded. The same graphs as above.
-TEST(CudaFused, ChunkedLevelsEqualReference) {
+// block (heavy hubs) per chunk; the roots' level is queued unpadded. The same graphs as above, a
+// test each, so that compute-sanitizer can take one (scripts/device/sanitize.sh).
+struct chunked_case {
+  std::string graph;  // edge_mask_graph::id
+  std::uint32_t colours;
+  std::uint32_t chunks;
+};
+void PrintTo(const chunked_case& c, std::ostream* out) {
+  *out << c.graph << ", " << c.colours << " colours, " << c.chunks << " chunks";
+}
+class CudaFusedChunked : public ::testing::TestWithParam<chunked_case> {};
+
+TEST_P(CudaFusedChunked, LevelsEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
   const environment_override in_flight("WF_FUSED_GROUPS", "64");
-  const edge_mask_graphs graphs;
+  const auto [graph, colours, chunks] = GetParam();
+  const auto named = std::find_if(edge_mask_graphs.begin(), edge_mask_graphs.end(),
+                                  [&](const edge_mask_graph& e) { return e.id == graph; });
+  ASSERT_NE(named, edge_mask_graphs.end()) << graph;
+  const csr_graph g = make_edge_mask_graph(graph);
   // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64; or 31 and 62
   // groups, which traverse one and two empty groups up to whole chunks.
-  for (const auto& [colours, chunks] : {std::pair{32U, 32U}, std::pair{64U, 32U}, std::pair{32U, 31U}}) {
-    const std::uint64_t count = 3ULL * chunks * colours;
-    for (const auto& [g, name] : graphs.named()) {
-      const std::string at = name + ", " + std::to_string(colours) + " colours, " +
-                             std::to_string(count) + " sets";
-      cuda::cuda_collection_profile profile;
-      expect_fused_equals_reference(*g, diffusion_model::ic, colours, cuda::rr_representation::flat, count, at,
-                                    &profile);
-      EXPECT_EQ(profile.fused_chunked_batches, profile.fused_batches) << at;
-      EXPECT_EQ(profile.fused_batches, 2U) << at;
-      if (g == &graphs.dense) expect_colours_taken_early(profile, at);
-    }
-  }
+  const std::uint64_t count = 3ULL * chunks * colours;
+  const std::string at = named->label + ", " + std::to_string(colours) + " colours, " + std::to_string(count) + " sets";
+  cuda::cuda_collection_profile profile;
+  expect_fused_equals_reference(g, diffusion_model::ic, colours, cuda::rr_representation::flat, count, at,
+                                &profile);
+  EXPECT_EQ(profile.fused_chunked_batches, profile.fused_batches) << at;
+  EXPECT_EQ(profile.fused_batches, 2U) << at;
+  if (graph == "dense") expect_colours_taken_early(profile, at);
 }
+
+std::vector<chunked_case> chunked_cases() {
+  std::vector<chunked_case> cases;
+  for (const auto& [colours, chunks] : {std::pair{32U, 32U}, std::pair{64U, 32U}, std::pair{32U, 31U}})
+    for (const auto& [id, label] : edge_mask_graphs) cases.push_back({id, colours, chunks});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, CudaFusedChunked, ::testing::ValuesIn(chunked_cases()),
+                         [](const ::testing::TestParamInfo<chunked_case>& info) {
+                           return info.param.graph + "_" + std::to_string(info.param.colours) + "_colours_" +
+                                  std::to_string(info.param.chunks) + "_chunks";
+                         });
 
 // The automatic choice: a forced fused traversal starts with a one-group pilot batch with masks,
 // then draws masks only while the mean set reaches fused_mask_min_share of the vertices. The
