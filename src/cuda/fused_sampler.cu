@@ -216,24 +216,28 @@ void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, 
     // kernel's 63 of 127 groups took ~0.13 s unchunked). Within the cap, a whole number of chunks.
     const std::uint32_t padded = (groups + chunk_groups - 1) / chunk_groups * chunk_groups;
     if (chunks && padded - groups <= groups / 4) groups = padded;
-    if constexpr (std::is_same_v<Target, rr_store>) {
-      // Room for the rest of the request at the mean set so far (a tenth more), once, where the
-      // budget affords it: dense batches hold billions of members, and the store grew by half
-      // batch after batch, each time a new block and a copy of every member held (topcats-like
-      // at p = 0.2: 8.4 GB after the first of two batches of 2,048 sets).
-      if (expected_set_size_ >= 0 && count - done > batch)
-        target.reserve_ahead(count - done,
-                             static_cast<std::uint64_t>(1.1 * expected_set_size_ * static_cast<double>(count - done)),
-                             stream_);
-    }
+    // Room for the rest of the request at the mean set so far (a tenth more), once, where the
+    // budget affords it: dense batches hold billions of members, and the store grew by half batch
+    // after batch, each time a new block and a copy of every member held (topcats-like at p = 0.2:
+    // 8.4 GB after the first of two batches of 2,048 sets). Made while the batch's first levels
+    // run: mapping the block keeps the host ~1.3 ms a GB (H200: 23.7 ms for the rest of 4,096 sets
+    // at p = 0.2), which left the GPU idle when it came before the launches.
+    const auto reserve_rest = [&] {
+      if constexpr (std::is_same_v<Target, rr_store>) {
+        if (expected_set_size_ >= 0 && count - done > batch)
+          target.reserve_ahead(count - done,
+                               static_cast<std::uint64_t>(1.1 * expected_set_size_ * static_cast<double>(count - done)),
+                               stream_);
+      }
+    };
     const std::size_t extract_events = events_per_level * max_poll_levels + 2;
     std::uint64_t members = 0;
     if (word_bytes_ == 8) {
-      const auto a = traverse<unsigned long long>(first_id + done, batch, groups, masks);
+      const auto a = traverse<unsigned long long>(first_id + done, batch, groups, masks, reserve_rest);
       if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
       members = extract(a, target);
     } else {
-      const auto a = traverse<unsigned>(first_id + done, batch, groups, masks);
+      const auto a = traverse<unsigned>(first_id + done, batch, groups, masks, reserve_rest);
       if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
       members = extract(a, target);
     }
@@ -293,9 +297,9 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 2], stream_));
 }
 
-template <class Word>
+template <class Word, class Queued>
 kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::uint32_t num_samples,
-                                                  std::uint32_t groups, bool masks) {
+                                                  std::uint32_t groups, bool masks, Queued&& queued) {
   const std::uint64_t n = graph_.num_vertices;
   const std::uint64_t slots = n * words_ * groups;
   kernels::fused_args<Word> a{};
@@ -355,6 +359,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   for (std::uint32_t chunk = first_poll_levels;; chunk = std::min(2 * chunk, max_poll_levels)) {
     const std::uint32_t chunk_first = level;
     for (std::uint32_t i = 0; i < chunk; ++i) launch_level(a, level++);
+    if (chunk_first == 0) queued();
     WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data() + 2 * (level % 3), 2 * sizeof(unsigned),
                                   cudaMemcpyDeviceToHost, stream_));
     WF_CUDA_CHECK(cudaStreamSynchronize(stream_));

@@ -111,10 +111,11 @@ class fused_sampler {
   void add_event_time(std::size_t from, std::size_t to, double& sum);
   /// Traverses samples first_id .. first_id + num_samples - 1 in `groups` groups (at least enough
   /// for them; groups past them stay empty); their visited words are then in visited_ (the
-  /// returned state's). Blocks.
-  template <class Word>
+  /// returned state's). Blocks. `queued()` runs once the first levels are queued, before the host
+  /// first waits for them, so that host work there overlaps the GPU's.
+  template <class Word, class Queued>
   kernels::fused_args<Word> traverse(std::uint64_t first_id, std::uint32_t num_samples, std::uint32_t groups,
-                                     bool masks);
+                                     bool masks, Queued&& queued);
   /// Extract the traversed sets into the target; return their members.
   template <class Word>
   std::uint64_t extract(const kernels::fused_args<Word>& a, rr_store& store);
