@@ -57,7 +57,8 @@ done
 for p_sets in ${WF_FVW_PS:-0.05:16384 0.1:8192 0.2:4096}; do
   p=${p_sets%%:*}
   f="$out/sampling_p$p.md"; [[ -s $f ]] || continue
-  awk -F"|" -v p="$p" '$2 ~ /gpu/ { gsub(/ /, "", $3); gsub(/ /, "", $4); k = $3 "_" $4; if (!(k in t) || $7 + 0 < t[k]) t[k] = $7 + 0 }
+  # The colours column reads "32 (3/3 batches masked, ...)": its first word is the count.
+  awk -F"|" -v p="$p" '$2 ~ /gpu/ { gsub(/ /, "", $3); split($4, word, " "); k = $3 "_" word[1]; if (!(k in t) || $7 + 0 < t[k]) t[k] = $7 + 0 }
     END { line = "p = " p ": warp " t["warp_-"] " s"; for (c = 8; c <= 64; c *= 2) if (("fused_" c) in t && t["fused_" c] > 0)
             line = line sprintf(", fused %d colours %.3f s (%.1fx)", c, t["fused_" c], t["warp_-"] / t["fused_" c]); print line }' "$f"
 done
