@@ -521,8 +521,11 @@ struct chunk_tally {
 /// by the latency of its loads (Nsight Compute, p = 0.2, 32 colours: 92% long-scoreboard stalls,
 /// 0.16 eligible warps a scheduler, DRAM at 20%), so it is held to 32 registers for 8 blocks an SM
 /// (a few bytes spilled): light 0.218 -> 0.195 s (H200; 6 blocks: 0.209 s). Not faster: 8
-/// in-edges' loads in flight instead of 4, the next chunk's queue entry loaded ahead (before
-/// take_early; tried again below), and the same cap on the heavy kernel.
+/// in-edges' loads in flight instead of 4, the same cap on the heavy kernel, full chunks expanding
+/// their 32-bit slots in pairs as 64-bit words (half the reductions' elements: 0.122-0.124 against
+/// 0.122-0.126 s, so the L2's atomics do not bound it), and reductions filtered by the source's
+/// visited word (a dependent load: 0.135 s). Most of its time goes to the few levels that queue
+/// nearly every chunk (docs/gpu.md).
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];
@@ -533,7 +536,8 @@ __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(grap
   chunk_tally tally;
   // Each chunk's queue entry is loaded while the warp's previous chunk expands: the entry is the
   // head of the chunk's chain of dependent loads (entry, words, offsets, edges), and Nsight Compute
-  // found a quarter of the stall samples waiting on it (the queue streams from DRAM).
+  // found a quarter of the stall samples waiting on it (the queue streams from DRAM). Light
+  // 0.129-0.133 -> 0.126-0.129 s with take_early's visited load beside its next load (H200, p = 0.2).
   std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
   std::uint32_t ahead = chunk_entry(a, first + lane, num_light, false);
   for (; first < num_light; first += warps * 32) {
