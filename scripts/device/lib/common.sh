@@ -13,11 +13,16 @@ have_time() { (( $(elapsed) < $1 )); }
 # wf_build [--fatal] TARGET...: configures $build when it has no cache yet ($out/cmake.log) and
 # builds the targets ($out/build.log). On a failure prints the errors and, with --fatal, exits 1
 # (without it the script goes on, and the steps whose binaries are missing fail on their own).
+# WF_COMMIT=COMMIT names the measured commit in the binaries' output (run_all.sh's argument): the
+# device's copy of .git can be older than the working tree it builds, whose `git rev-parse` then
+# names that older commit, "-dirty".
 wf_build() {
   local fatal=0
   if [[ ${1:-} == --fatal ]]; then fatal=1; shift; fi
+  local commit=()
+  [[ -n ${WF_COMMIT:-} ]] && commit=(-DWF_GIT_COMMIT_OVERRIDE="$WF_COMMIT")
   if [[ ! -f $build/CMakeCache.txt ]]; then
-    if ! cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/cmake.log" 2>&1; then
+    if ! cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${commit[@]}" > "$out/cmake.log" 2>&1; then
       if ((fatal)); then tail -30 "$out/cmake.log"; exit 1; fi
     fi
   fi
