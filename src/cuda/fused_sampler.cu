@@ -70,13 +70,13 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
   words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
   const std::uint64_t n = std::max<std::uint32_t>(graph.num_vertices, 1);
-  tiles_ = (n + 31) / 32;
+  spans_ = (n + kernels::fused_span_vertices - 1) / kernels::fused_span_vertices;
   // Per group: visited, current and next words, two queues of slots, keys; a flat store's groups
-  // also tile counts.
+  // also span counts.
   const std::uint64_t slots = n * words_;
-  const std::uint64_t tile_bytes = static_cast<std::uint64_t>(colours) * tiles_ * sizeof(std::uint32_t);
+  const std::uint64_t span_bytes = static_cast<std::uint64_t>(colours) * spans_ * sizeof(std::uint32_t);
   const std::uint64_t per_group =
-      slots * (3 * word_bytes_ + 2 * sizeof(std::uint32_t)) + tile_bytes + colours * sizeof(std::uint64_t);
+      slots * (3 * word_bytes_ + 2 * sizeof(std::uint32_t)) + span_bytes + colours * sizeof(std::uint64_t);
   const std::uint64_t fixed = n * (sizeof(uint2) + 2);  // the per-vertex rules
   std::uint64_t groups = budget.available_bytes() > 2 * fixed ? (budget.available_bytes() / 2 - fixed) / per_group : 0;
   // Slot ids are 32-bit.
@@ -86,7 +86,8 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   groups = std::min<std::uint64_t>(groups, colours < 32 ? cap * 32 / colours : cap);
   max_groups_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(groups, 1));  // charge() reports a shortfall
   // Member positions in a flat batch are 32-bit: fewer groups per batch into a store.
-  const std::uint64_t flat = ((1ULL << 32) - 2) / (static_cast<std::uint64_t>(colours) * tiles_ * 32);
+  const std::uint64_t flat =
+      ((1ULL << 32) - 2) / (static_cast<std::uint64_t>(colours) * spans_ * kernels::fused_span_vertices);
   flat_groups_ = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(flat, 1, max_groups_));
   const std::uint64_t all_slots = slots * max_groups_;
   visited_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused visited colour masks");
@@ -95,8 +96,8 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   queue_ = device_buffer<std::uint32_t>(budget, all_slots, "fused frontier queue");
   next_queue_ = device_buffer<std::uint32_t>(budget, all_slots, "fused next-frontier queue");
   keys_ = device_buffer<std::uint64_t>(budget, static_cast<std::uint64_t>(colours) * max_groups_, "fused sample keys");
-  tile_counts_ = device_buffer<std::uint32_t>(budget, static_cast<std::uint64_t>(colours) * flat_groups_ * tiles_ + 1,
-                                              "fused per-tile set sizes");
+  span_counts_ = device_buffer<std::uint32_t>(budget, static_cast<std::uint64_t>(colours) * flat_groups_ * spans_ + 1,
+                                              "fused per-span set sizes");
   counters_ = device_buffer<unsigned>(budget, 6, "fused level counts");
   examined_ = device_buffer<unsigned long long>(budget, 1 + kernels::fused_stat_count, "fused edge and level counters");
   rules_ = device_buffer<uint2>(budget, n, "fused per-vertex rules");
@@ -112,8 +113,8 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_stats_),
                                (1 + kernels::fused_stat_count) * sizeof(unsigned long long)));
   std::size_t scan_bytes = 0;
-  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, tile_counts_.data(), tile_counts_.data(),
-                                              tile_counts_.size(), stream));
+  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, span_counts_.data(), span_counts_.data(),
+                                              span_counts_.size(), stream));
   scan_scratch_ = device_buffer<unsigned char>(budget, std::max<std::size_t>(scan_bytes, 1), "CUB scan scratch");
   if (word_bytes_ == 8) {
     size_grids<unsigned long long>();
@@ -398,26 +399,26 @@ template <class Word>
 std::uint64_t fused_sampler::extract(const kernels::fused_args<Word>& a, rr_store& store) {
   const std::uint32_t groups = a.num_groups;
   const std::uint32_t num_samples = a.num_samples;
-  // Extraction: per-tile popcounts, one scan, then a write pass that keeps each set sorted.
-  const std::uint64_t cells = static_cast<std::uint64_t>(groups) * colours_ * tiles_;
-  WF_CUDA_CHECK(cudaMemsetAsync(tile_counts_.data() + cells, 0, sizeof(std::uint32_t), stream_));
-  const unsigned extract_blocks = blocks_for(static_cast<std::uint64_t>(groups) * tiles_ * 32);
-  kernels::fused_count_tiles<Word><<<extract_blocks, kernels::fused_block_threads, 0, stream_>>>(graph_, a, tiles_,
-                                                                                                tile_counts_.data());
+  // Extraction: per-span popcounts, one scan, then a write pass that keeps each set sorted.
+  const std::uint64_t cells = static_cast<std::uint64_t>(groups) * colours_ * spans_;
+  WF_CUDA_CHECK(cudaMemsetAsync(span_counts_.data() + cells, 0, sizeof(std::uint32_t), stream_));
+  const unsigned extract_blocks = blocks_for(static_cast<std::uint64_t>(groups) * spans_ * 32);
+  kernels::fused_count_spans<Word><<<extract_blocks, kernels::fused_block_threads, 0, stream_>>>(graph_, a, spans_,
+                                                                                                span_counts_.data());
   WF_CUDA_CHECK(cudaGetLastError());
   std::size_t scan_bytes = scan_scratch_.size();
-  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_scratch_.data(), scan_bytes, tile_counts_.data(),
-                                              tile_counts_.data(), cells + 1, stream_));
-  WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_ + 2, tile_counts_.data() + cells, sizeof(std::uint32_t),
+  WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_scratch_.data(), scan_bytes, span_counts_.data(),
+                                              span_counts_.data(), cells + 1, stream_));
+  WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_ + 2, span_counts_.data() + cells, sizeof(std::uint32_t),
                                 cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));
   const std::uint64_t total = host_counters_[2];
   store.reserve(num_samples, total, stream_);
   kernels::fused_write_members<Word><<<extract_blocks, kernels::fused_block_threads, 0, stream_>>>(
-      graph_, a, tiles_, tile_counts_.data(), store.members_end());
+      graph_, a, spans_, span_counts_.data(), store.members_end());
   WF_CUDA_CHECK(cudaGetLastError());
   kernels::fused_append_offsets<<<blocks_for(num_samples), kernels::fused_block_threads, 0, stream_>>>(
-      tile_counts_.data(), tiles_, num_samples, store.num_members(), store.offsets_end());
+      span_counts_.data(), spans_, num_samples, store.num_members(), store.offsets_end());
   WF_CUDA_CHECK(cudaGetLastError());
   store.commit(num_samples, total);
   return total;

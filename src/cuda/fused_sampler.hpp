@@ -1,7 +1,7 @@
 // Launcher of the fused multi-colour RR traversal (fused_sampler_kernels.cuh, and under IC with
 // dense sets fused_mask_kernels.cuh): batches of
 // groups x colours samples traverse level by level and are extracted straight into the store,
-// sorted, by a scan over per-tile colour popcounts, or ORed as bit columns into the bitmap
+// sorted, by a scan over per-span colour popcounts, or ORed as bit columns into the bitmap
 // representation (bitmap_coverage.hpp): a visited colour word is the membership of its vertex in
 // the word's samples. Included only by .cu files.
 #pragma once
@@ -140,7 +140,7 @@ class fused_sampler {
   unsigned chunk_heavy_grid_ = 0;
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
-  std::uint64_t tiles_ = 0;
+  std::uint64_t spans_ = 0;       // the flat extraction's spans of vertices (kernels::fused_span_tiles tiles)
   memory_budget* budget_;
   cudaStream_t stream_;
   device_buffer<unsigned char> visited_;
@@ -149,7 +149,7 @@ class fused_sampler {
   device_buffer<std::uint32_t> queue_;
   device_buffer<std::uint32_t> next_queue_;
   device_buffer<std::uint64_t> keys_;
-  device_buffer<std::uint32_t> tile_counts_;
+  device_buffer<std::uint32_t> span_counts_;
   device_buffer<unsigned char> scan_scratch_;
   device_buffer<unsigned> counters_;  // the level ring: (light, heavy) x 3
   device_buffer<unsigned long long> examined_;  // edges examined (then the bitmap's members), stats
