@@ -100,18 +100,18 @@ TEST(CudaFused, LateBufferFlushEqualsReference) {
 struct edge_mask_graph {
   std::string id;
   std::string label;
+  csr_graph (*make)();
 };
 const std::vector<edge_mask_graph> edge_mask_graphs = {
-    {"dense", "uniform:0.3"}, {"blocks_of_20", "uniform:0.05"}, {"cascade", "wc"}, {"ring", "ring"},
-    {"sparse", "hub graph"}};
-csr_graph make_edge_mask_graph(const std::string& id) {
-  if (id == "dense") return test::model_hub_graph(3100, "uniform:0.3");
-  if (id == "blocks_of_20") return test::model_hub_graph(3100, "uniform:0.05");
-  if (id == "cascade") return test::model_hub_graph(3100, "wc");
-  if (id == "ring") return test::hub_graph(2000, true);
-  if (id == "sparse") return test::hub_graph(3000, false);
-  ADD_FAILURE() << "no edge-mask graph " << id;
-  return {};
+    {"dense", "uniform:0.3", [] { return test::model_hub_graph(3100, "uniform:0.3"); }},
+    {"blocks_of_20", "uniform:0.05", [] { return test::model_hub_graph(3100, "uniform:0.05"); }},
+    {"cascade", "wc", [] { return test::model_hub_graph(3100, "wc"); }},
+    {"ring", "ring", [] { return test::hub_graph(2000, true); }},
+    {"sparse", "hub graph", [] { return test::hub_graph(3000, false); }}};
+/// The graph of edge_mask_graphs whose identifier is `id` (one there is).
+const edge_mask_graph& edge_mask_graph_named(const std::string& id) {
+  return *std::find_if(edge_mask_graphs.begin(), edge_mask_graphs.end(),
+                       [&](const edge_mask_graph& e) { return e.id == id; });
 }
 
 /// Under the edge masks a slot takes the colours that reached it earlier in its level (take_early in
@@ -128,12 +128,12 @@ void expect_colours_taken_early(const cuda::cuda_collection_profile& profile, co
 TEST(CudaFused, EdgeMasksEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
-  const csr_graph blocks_of_20 = make_edge_mask_graph("blocks_of_20");
-  const csr_graph cascade = make_edge_mask_graph("cascade");
+  const csr_graph blocks_of_20 = edge_mask_graph_named("blocks_of_20").make();
+  const csr_graph cascade = edge_mask_graph_named("cascade").make();
   ASSERT_GT(ic_block_size(1550, blocks_of_20.in_thresholds[blocks_of_20.in_offsets[0]]), 16U);
   ASSERT_GT(ic_block_size(1550, cascade.in_thresholds[cascade.in_offsets[0]]), 32U);
   std::vector<csr_graph> graphs;
-  for (const auto& [id, label] : edge_mask_graphs) graphs.push_back(make_edge_mask_graph(id));
+  for (const edge_mask_graph& named : edge_mask_graphs) graphs.push_back(named.make());
   for (const char* groups : {"1", "64"}) {
     const environment_override in_flight("WF_FUSED_GROUPS", groups);
     for (const auto representation : {cuda::rr_representation::flat, cuda::rr_representation::bitmap}) {
@@ -141,13 +141,13 @@ TEST(CudaFused, EdgeMasksEqualReference) {
         const std::string at = std::string(representation == cuda::rr_representation::flat ? "flat" : "bitmap") +
                                ", " + std::to_string(colours) + " colours, groups " + groups;
         for (std::size_t i = 0; i < graphs.size(); ++i) {
-          const auto& [id, name] = edge_mask_graphs[i];
+          const std::string& name = edge_mask_graphs[i].label;
           cuda::cuda_collection_profile profile;
           expect_fused_equals_reference(graphs[i], diffusion_model::ic, colours, representation, 300, name + (", " + at),
                                         &profile);
           EXPECT_EQ(profile.fused_mask_batches, profile.fused_batches) << name << ", " << at;
           EXPECT_GT(profile.fused_batches, 0U) << name << ", " << at;
-          if (id == "dense") expect_colours_taken_early(profile, name + (", " + at));
+          if (edge_mask_graphs[i].id == "dense") expect_colours_taken_early(profile, name + (", " + at));
         }
       }
     }
@@ -173,14 +173,12 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
   const environment_override masks("WF_FUSED_MASKS", "on");
   const environment_override in_flight("WF_FUSED_GROUPS", "64");
   const auto [graph, colours, chunks] = GetParam();
-  const auto named = std::find_if(edge_mask_graphs.begin(), edge_mask_graphs.end(),
-                                  [&](const edge_mask_graph& e) { return e.id == graph; });
-  ASSERT_NE(named, edge_mask_graphs.end()) << graph;
-  const csr_graph g = make_edge_mask_graph(graph);
+  const edge_mask_graph& named = edge_mask_graph_named(graph);
+  const csr_graph g = named.make();
   // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64; or 31 and 62
   // groups, which traverse one and two empty groups up to whole chunks.
   const std::uint64_t count = 3ULL * chunks * colours;
-  const std::string at = named->label + ", " + std::to_string(colours) + " colours, " + std::to_string(count) + " sets";
+  const std::string at = named.label + ", " + std::to_string(colours) + " colours, " + std::to_string(count) + " sets";
   cuda::cuda_collection_profile profile;
   expect_fused_equals_reference(g, diffusion_model::ic, colours, cuda::rr_representation::flat, count, at,
                                 &profile);
@@ -192,7 +190,7 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
 std::vector<chunked_case> chunked_cases() {
   std::vector<chunked_case> cases;
   for (const auto& [colours, chunks] : {std::pair{32U, 32U}, std::pair{64U, 32U}, std::pair{32U, 31U}})
-    for (const auto& [id, label] : edge_mask_graphs) cases.push_back({id, colours, chunks});
+    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, colours, chunks});
   return cases;
 }
 
