@@ -108,10 +108,11 @@ const std::vector<edge_mask_graph> edge_mask_graphs = {
     {"cascade", "wc", [] { return test::model_hub_graph(3100, "wc"); }},
     {"ring", "ring", [] { return test::hub_graph(2000, true); }},
     {"sparse", "hub graph", [] { return test::hub_graph(3000, false); }}};
-/// The graph of edge_mask_graphs whose identifier is `id` (one there is).
-const edge_mask_graph& edge_mask_graph_named(const std::string& id) {
-  return *std::find_if(edge_mask_graphs.begin(), edge_mask_graphs.end(),
-                       [&](const edge_mask_graph& e) { return e.id == id; });
+/// The position in edge_mask_graphs of the graph whose identifier is `id` (one there is).
+std::size_t edge_mask_graph_index(const std::string& id) {
+  return static_cast<std::size_t>(std::find_if(edge_mask_graphs.begin(), edge_mask_graphs.end(),
+                                               [&](const edge_mask_graph& e) { return e.id == id; }) -
+                                  edge_mask_graphs.begin());
 }
 
 /// Under the edge masks a slot takes the colours that reached it earlier in its level (take_early in
@@ -128,12 +129,12 @@ void expect_colours_taken_early(const cuda::cuda_collection_profile& profile, co
 TEST(CudaFused, EdgeMasksEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
-  const csr_graph blocks_of_20 = edge_mask_graph_named("blocks_of_20").make();
-  const csr_graph cascade = edge_mask_graph_named("cascade").make();
-  ASSERT_GT(ic_block_size(1550, blocks_of_20.in_thresholds[blocks_of_20.in_offsets[0]]), 16U);
-  ASSERT_GT(ic_block_size(1550, cascade.in_thresholds[cascade.in_offsets[0]]), 32U);
   std::vector<csr_graph> graphs;
   for (const edge_mask_graph& named : edge_mask_graphs) graphs.push_back(named.make());
+  const csr_graph& blocks_of_20 = graphs[edge_mask_graph_index("blocks_of_20")];
+  const csr_graph& cascade = graphs[edge_mask_graph_index("cascade")];
+  ASSERT_GT(ic_block_size(1550, blocks_of_20.in_thresholds[blocks_of_20.in_offsets[0]]), 16U);
+  ASSERT_GT(ic_block_size(1550, cascade.in_thresholds[cascade.in_offsets[0]]), 32U);
   for (const char* groups : {"1", "64"}) {
     const environment_override in_flight("WF_FUSED_GROUPS", groups);
     for (const auto representation : {cuda::rr_representation::flat, cuda::rr_representation::bitmap}) {
@@ -173,7 +174,7 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
   const environment_override masks("WF_FUSED_MASKS", "on");
   const environment_override in_flight("WF_FUSED_GROUPS", "64");
   const auto [graph, colours, chunks] = GetParam();
-  const edge_mask_graph& named = edge_mask_graph_named(graph);
+  const edge_mask_graph& named = edge_mask_graphs.at(edge_mask_graph_index(graph));
   const csr_graph g = named.make();
   // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64; or 31 and 62
   // groups, which traverse one and two empty groups up to whole chunks.
