@@ -36,7 +36,7 @@ check() {
 check racecheck wildfire_cuda_gpu_tests 'CudaBlockRule.*' 60               # warp, fused light/heavy, forward
 check racecheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference' 60  # fused queue buffers
 # Edge masks (subset table), chunked light (lane ranks) and heavy (the staged chunk), settle pass.
-check racecheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*/dense_32_colours_31_chunks:Graphs/CudaFusedChunked.*/dense_64_colours_32_chunks' 120
+check racecheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*/dense_32_colours_31_chunks_pull_off:Graphs/CudaFusedChunked.*/dense_64_colours_32_chunks_pull_off' 120
 check racecheck wildfire_cuda_gpu_tests 'CudaSmallSets.WeightedCascadeEqualsReference' 30  # lane-per-sample queues
 check racecheck wildfire_cuda_gpu_tests 'CudaRrCollection.GreedyEqualsCpuGreedy' 40        # block argmax
 check racecheck wildfire_cuda_gpu_tests 'CudaIncremental.CandidateGreedyEqualsCpuGreedy' 120  # candidate filters
@@ -47,7 +47,7 @@ check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the
 # Memcheck: the same families plus the retry and error paths.
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60
 check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaStreamed.EqualsFlatOnHubGraphs:CudaSpreadSimulator.RejectsBadInput' 60
-check memcheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*' 90
+check memcheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*' 120
 check memcheck wildfire_cuda_gpu_tests 'CudaIncremental.Candidate*:CudaIncremental.SegmentedIndexEqualsCpuGreedy:CudaIncremental.OneLaunch*' 90
 check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 60 4
 echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(elapsed) s"

@@ -66,6 +66,10 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
     if (std::string_view(masks) == "off") mask_mode_ = mask_mode::off;
   }
   if (params.model != diffusion_model::ic || colours % 32 != 0) mask_mode_ = mask_mode::off;
+  if (const char* pull = std::getenv("WF_FUSED_PULL"); pull != nullptr) {
+    if (std::string_view(pull) == "on") pull_mode_ = pull_mode::on;
+    if (std::string_view(pull) == "off") pull_mode_ = pull_mode::off;
+  }
   buffer_flush_ = late_queue_ ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
   words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
@@ -109,6 +113,14 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
         mask_heavy_.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
+  if (mask_mode_ != mask_mode::off && pull_mode_ != pull_mode::off && graph.num_edges > 0) {
+    // Pulling levels (fused_chunk_pull) walk the out-CSR in segments, each from its first source.
+    const std::uint64_t segments = (graph.num_edges + kernels::fused_pull_segment - 1) / kernels::fused_pull_segment;
+    pull_first_ = device_buffer<std::uint32_t>(budget, segments, "fused pull segments' first sources");
+    kernels::fused_plan_pull<<<blocks_for(segments), kernels::fused_block_threads, 0, stream>>>(graph, pull_first_.data(),
+                                                                                              segments);
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(unsigned)));
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_stats_),
                                (1 + kernels::fused_stat_count) * sizeof(unsigned long long)));
@@ -135,6 +147,7 @@ void fused_sampler::size_grids() {
   mask_settle_grid_ = persistent_grid(kernels::fused_settle_level<Word>);
   chunk_light_grid_ = persistent_grid(kernels::fused_chunk_light<Word>);
   chunk_heavy_grid_ = persistent_grid(kernels::fused_chunk_heavy<Word>);
+  pull_grid_ = persistent_grid(kernels::fused_chunk_pull<Word>);
 }
 
 fused_sampler::~fused_sampler() {
@@ -271,6 +284,11 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   if (a.masks != nullptr) {
     if (a.chunked) {
       kernels::fused_chunk_light<Word><<<chunk_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      WF_CUDA_CHECK(cudaGetLastError());
+      // Returns at once unless the level pulls (kernels::pulls), when the light and heavy kernels
+      // do; the profile counts it as light.
+      if (a.pull_segments > 0)
+        kernels::fused_chunk_pull<Word><<<pull_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     } else {
       kernels::fused_mask_light<Word><<<mask_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     }
@@ -330,6 +348,13 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.chunked = masks && groups * words_ % 32 == 0;
   a.mask_slot_stride = a.chunked ? 1 : graph_.num_edges;
   a.mask_edge_stride = a.chunked ? static_cast<std::uint64_t>(groups) * words_ : 1;
+  // Chunked levels pull when they queue at least half of the batch's slots (WF_FUSED_PULL: all or
+  // none); the count is the queue's, padding included.
+  a.pull_first = pull_first_.data();
+  a.pull_segments = a.chunked ? pull_first_.size() : 0;
+  a.pull_from = a.pull_segments == 0 || pull_mode_ == pull_mode::off ? 0xffffffffU
+                : pull_mode_ == pull_mode::on                         ? 1U
+                                                                      : static_cast<unsigned>(std::max<std::uint64_t>(slots / 2, 1));
   a.buffer_flush = buffer_flush_;
   a.live_capacity = late_queue_ ? late_live_capacity : kernels::fused_live_capacity;
   a.live_resolve = late_queue_ ? late_live_resolve : kernels::fused_live_resolve;
@@ -392,6 +417,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   profile_.heavy_slots += stats[kernels::fused_stat_heavy];
   profile_.items += stats[kernels::fused_stat_items];
   profile_.early_slots += stats[kernels::fused_stat_early];
+  profile_.pulled_levels += stats[kernels::fused_stat_pulled];
   return a;  // the extraction reads the visited words (and the batch's shape) only
 }
 

@@ -48,6 +48,7 @@ struct fused_profile {
   std::uint64_t heavy_slots = 0;      // slots expanded a block each
   std::uint64_t items = 0;            // IC work items: (block, colour) pairs or (edge, word) pairs
   std::uint64_t early_slots = 0;      // slots that took colours early in a level (edge masks, take_early)
+  std::uint64_t pulled_levels = 0;    // chunked levels that pulled (fused_chunk_pull)
   std::uint64_t mask_batches = 0;     // batches traversed with edge masks (their items: (edge, word) pairs)
   std::uint64_t chunked_batches = 0;  // of those, the batches whose levels went by chunks (fused_args::chunked)
   double setup_ms = 0;                // clearing the colour words and drawing the roots
@@ -66,7 +67,9 @@ class fused_sampler {
   /// The environment's WF_FUSED_GROUPS (a positive integer) caps the groups in flight, to measure
   /// the trade between parallelism and the masks' cache footprint; WF_FUSED_QUEUE=late flushes
   /// the per-warp queue buffers only when full and shrinks the live stages, so that tests cover the
-  /// direct fallbacks. WF_FUSED_MASKS=on / off forces / forbids the edge masks (IC, colours a
+  /// direct fallbacks. WF_FUSED_PULL=on / off makes every chunked level pull (fused_chunk_pull) /
+  /// none; unset, a chunked level pulls when its queue holds at least half of the batch's slots.
+  /// WF_FUSED_MASKS=on / off forces / forbids the edge masks (IC, colours a
   /// multiple of 32, and the masks of one group must fit half the budget left); unset, a batch
   /// takes them when the expected set (set_expected_set_size, then the last batch's mean) holds
   /// at least fused_mask_min_share of the vertices, and a first batch with no expected set is a
@@ -138,6 +141,9 @@ class fused_sampler {
   unsigned mask_settle_grid_ = 0;
   unsigned chunk_light_grid_ = 0;  // the chunked levels' (batches of 32 (group, word) slots a vertex)
   unsigned chunk_heavy_grid_ = 0;
+  unsigned pull_grid_ = 0;
+  enum class pull_mode { automatic, on, off } pull_mode_ = pull_mode::automatic;
+  device_buffer<std::uint32_t> pull_first_;     // per out-edge segment: its first edge's source
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
   std::uint64_t spans_ = 0;       // the flat extraction's spans of vertices (kernels::fused_span_tiles tiles)

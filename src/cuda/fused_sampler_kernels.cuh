@@ -69,7 +69,23 @@ struct fused_args {
                                   //   chunk, lane l's its l-th slot or fused_no_slot (fused_settle_level)
   std::uint64_t mask_slot_stride; // the mask of (group, word) w, in-edge j: masks[(group * words + w) *
   std::uint64_t mask_edge_stride; //   mask_slot_stride + j * mask_edge_stride] (fused_mask_kernels.cuh)
+  unsigned pull_from;             // chunked: queued slots (light + heavy) from which a level pulls
+                                  //   (fused_chunk_pull; 0xffffffff: never)
+  const std::uint32_t* pull_first; // source vertex of out-edge segment t's first edge (fused_pull_segment)
+  std::uint64_t pull_segments;    // out-edge segments of fused_pull_segment edges
 };
+
+/// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
+/// order, across source vertices, so that a hub's out-edges spread over many warps.
+inline constexpr std::uint64_t fused_pull_segment = 64;
+
+/// Whether the level whose (light, heavy) queue counts are `counts` pulls (fused_chunk_pull)
+/// instead of pushing from its queued slots.
+template <class Word>
+__device__ __forceinline__ bool pulls(const fused_args<Word>& a) {
+  const unsigned queued = a.counts[0] + a.counts[1];
+  return a.chunked && queued != 0 && queued >= a.pull_from;
+}
 
 /// A queue entry that holds no slot (a chunked queue's padding, fused_settle_level).
 inline constexpr std::uint32_t fused_no_slot = 0xffffffffU;  // slots stay below 2^32 - 2
@@ -105,7 +121,8 @@ inline constexpr unsigned fused_stat_light = 1;
 inline constexpr unsigned fused_stat_heavy = 2;
 inline constexpr unsigned fused_stat_items = 3;
 inline constexpr unsigned fused_stat_early = 4;
-inline constexpr unsigned fused_stat_count = 5;
+inline constexpr unsigned fused_stat_pulled = 5;  // levels that pulled (fused_chunk_pull)
+inline constexpr unsigned fused_stat_count = 6;
 
 /// The first kernel of a level, thread 0 of block 0: clears the ring entry level L + 1 will queue
 /// into (level L - 1 read it and has finished) and counts the level.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <tuple>
@@ -129,6 +130,7 @@ void expect_colours_taken_early(const cuda::cuda_collection_profile& profile, co
 TEST(CudaFused, EdgeMasksEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
+  const environment_override push("WF_FUSED_PULL", "off");  // every level pushes (and takes colours early)
   std::vector<csr_graph> graphs;
   for (const edge_mask_graph& named : edge_mask_graphs) graphs.push_back(named.make());
   const csr_graph& blocks_of_20 = graphs[edge_mask_graph_index("blocks_of_20")];
@@ -157,15 +159,18 @@ TEST(CudaFused, EdgeMasksEqualReference) {
 
 // Edge masks with chunked levels: batches of 32 and 64 groups of 32 colours, or 32 and 64 groups of
 // 64, queue a vertex's 32 (group, word) slots side by side and expand them a warp (light) or a
-// block (heavy hubs) per chunk; the roots' level is queued unpadded. The same graphs as above, a
+// block (heavy hubs) per chunk; the roots' level is queued unpadded. Levels push (WF_FUSED_PULL=off),
+// all pull (on: a warp per segment of out-edges ORs the frontier words through the masks,
+// fused_chunk_pull), or pull where they queue half of the slots (auto). The same graphs as above, a
 // test each, so that compute-sanitizer can take one (scripts/device/sanitize.sh).
 struct chunked_case {
   std::string graph;  // edge_mask_graph::id
   std::uint32_t colours;
   std::uint32_t chunks;
+  std::string pull;   // WF_FUSED_PULL: off, on or auto (unset)
 };
 void PrintTo(const chunked_case& c, std::ostream* out) {
-  *out << c.graph << ", " << c.colours << " colours, " << c.chunks << " chunks";
+  *out << c.graph << ", " << c.colours << " colours, " << c.chunks << " chunks, pull " << c.pull;
 }
 class CudaFusedChunked : public ::testing::TestWithParam<chunked_case> {};
 
@@ -173,7 +178,9 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
   const environment_override in_flight("WF_FUSED_GROUPS", "64");
-  const auto [graph, colours, chunks] = GetParam();
+  const auto [graph, colours, chunks, pull] = GetParam();
+  std::optional<environment_override> pulling;  // auto: unset
+  if (pull != "auto") pulling.emplace("WF_FUSED_PULL", pull.c_str());
   const edge_mask_graph& named = edge_mask_graphs.at(edge_mask_graph_index(graph));
   const csr_graph g = named.make();
   // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64; or 31 and 62
@@ -185,20 +192,26 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
                                 &profile);
   EXPECT_EQ(profile.fused_chunked_batches, profile.fused_batches) << at;
   EXPECT_EQ(profile.fused_batches, 2U) << at;
-  if (graph == "dense") expect_colours_taken_early(profile, at);
+  if (pull == "off") {
+    EXPECT_EQ(profile.fused_pulled_levels, 0U) << at;
+    if (graph == "dense") expect_colours_taken_early(profile, at);
+  }
+  if (pull == "on") EXPECT_EQ(profile.fused_pulled_levels, profile.fused_levels) << at;
 }
 
 std::vector<chunked_case> chunked_cases() {
   std::vector<chunked_case> cases;
   for (const auto& [colours, chunks] : {std::pair{32U, 32U}, std::pair{64U, 32U}, std::pair{32U, 31U}})
-    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, colours, chunks});
+    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, colours, chunks, "off"});
+  for (const char* pull : {"on", "auto"})
+    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, 32, 32, pull});
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(Graphs, CudaFusedChunked, ::testing::ValuesIn(chunked_cases()),
                          [](const ::testing::TestParamInfo<chunked_case>& info) {
                            return info.param.graph + "_" + std::to_string(info.param.colours) + "_colours_" +
-                                  std::to_string(info.param.chunks) + "_chunks";
+                                  std::to_string(info.param.chunks) + "_chunks_pull_" + info.param.pull;
                          });
 
 // The automatic choice: a forced fused traversal starts with a one-group pilot batch with masks,
