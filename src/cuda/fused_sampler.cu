@@ -2,6 +2,7 @@
 #include "cuda/fused_sampler.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <numeric>
 #include <string_view>
@@ -67,8 +68,13 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   }
   if (params.model != diffusion_model::ic || colours % 32 != 0) mask_mode_ = mask_mode::off;
   if (const char* pull = std::getenv("WF_FUSED_PULL"); pull != nullptr) {
-    if (std::string_view(pull) == "on") pull_mode_ = pull_mode::on;
-    if (std::string_view(pull) == "off") pull_mode_ = pull_mode::off;
+    // on: every level (pull_from 1); off: none; a share in (0, 1]: levels that queue that share.
+    const std::string_view mode(pull);
+    char* end = nullptr;
+    const double share = std::strtod(pull, &end);
+    if (mode == "on") pull_share_ = 0;
+    if (mode == "off") pull_share_ = -1;
+    if (end != pull && *end == '\0' && share > 0 && share <= 1) pull_share_ = share;
   }
   buffer_flush_ = late_queue_ ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
@@ -113,7 +119,7 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
         mask_heavy_.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
-  if (mask_mode_ != mask_mode::off && pull_mode_ != pull_mode::off && graph.num_edges > 0) {
+  if (mask_mode_ != mask_mode::off && pull_share_ >= 0 && graph.num_edges > 0) {
     // Pulling levels (fused_chunk_pull) walk the out-CSR in segments, each from its first source.
     const std::uint64_t segments = (graph.num_edges + kernels::fused_pull_segment - 1) / kernels::fused_pull_segment;
     pull_first_ = device_buffer<std::uint32_t>(budget, segments, "fused pull segments' first sources");
@@ -348,13 +354,12 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.chunked = masks && groups * words_ % 32 == 0;
   a.mask_slot_stride = a.chunked ? 1 : graph_.num_edges;
   a.mask_edge_stride = a.chunked ? static_cast<std::uint64_t>(groups) * words_ : 1;
-  // Chunked levels pull when they queue at least half of the batch's slots (WF_FUSED_PULL: all or
-  // none); the count is the queue's, padding included.
+  // Chunked levels pull when they queue at least pull_share_ of the batch's slots (WF_FUSED_PULL);
+  // the count is the queue's, padding included.
   a.pull_first = pull_first_.data();
   a.pull_segments = a.chunked ? pull_first_.size() : 0;
-  a.pull_from = a.pull_segments == 0 || pull_mode_ == pull_mode::off ? 0xffffffffU
-                : pull_mode_ == pull_mode::on                         ? 1U
-                                                                      : static_cast<unsigned>(std::max<std::uint64_t>(slots / 2, 1));
+  a.pull_from = a.pull_segments == 0 ? 0xffffffffU
+                : static_cast<unsigned>(std::max<double>(std::ceil(pull_share_ * static_cast<double>(slots)), 1));
   a.buffer_flush = buffer_flush_;
   a.live_capacity = late_queue_ ? late_live_capacity : kernels::fused_live_capacity;
   a.live_resolve = late_queue_ ? late_live_resolve : kernels::fused_live_resolve;

@@ -68,7 +68,8 @@ class fused_sampler {
   /// the trade between parallelism and the masks' cache footprint; WF_FUSED_QUEUE=late flushes
   /// the per-warp queue buffers only when full and shrinks the live stages, so that tests cover the
   /// direct fallbacks. WF_FUSED_PULL=on / off makes every chunked level pull (fused_chunk_pull) /
-  /// none; unset, a chunked level pulls when its queue holds at least half of the batch's slots.
+  /// none, and a share in (0, 1] the levels whose queue holds that share of the batch's slots;
+  /// unset, those that queue half of them.
   /// WF_FUSED_MASKS=on / off forces / forbids the edge masks (IC, colours a
   /// multiple of 32, and the masks of one group must fit half the budget left); unset, a batch
   /// takes them when the expected set (set_expected_set_size, then the last batch's mean) holds
@@ -142,7 +143,7 @@ class fused_sampler {
   unsigned chunk_light_grid_ = 0;  // the chunked levels' (batches of 32 (group, word) slots a vertex)
   unsigned chunk_heavy_grid_ = 0;
   unsigned pull_grid_ = 0;
-  enum class pull_mode { automatic, on, off } pull_mode_ = pull_mode::automatic;
+  double pull_share_ = 0.5;  // chunked levels pull when they queue this share of the slots (< 0: never)
   device_buffer<std::uint32_t> pull_first_;     // per out-edge segment: its first edge's source
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
