@@ -632,14 +632,15 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_v
   tally.add(a, lane, fused_stat_heavy);
 }
 
-/// Thread per out-edge, once per sampler: its source vertex, the last vertex whose out-edges start
-/// at or before it (out_offsets[n] = m).
-__global__ void fused_plan_pull(graph_view g, std::uint32_t* sources) {
+/// Thread per out-edge segment (fused_pull_segment edges of the out-CSR), once per sampler: the
+/// source of its first edge, the last vertex whose out-edges start at or before it.
+__global__ void fused_plan_pull(graph_view g, std::uint32_t* first, std::uint64_t segments) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t edge = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; edge < g.num_edges;
-       edge += stride) {
-    std::uint32_t low = 0;                // out_offsets[low] <= edge
-    std::uint32_t high = g.num_vertices;  // out_offsets[high] > edge
+  for (std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < segments;
+       t += stride) {
+    const std::uint64_t edge = t * fused_pull_segment;
+    std::uint32_t low = 0;                 // out_offsets[low] <= edge
+    std::uint32_t high = g.num_vertices;   // out_offsets[high] > edge (out_offsets[n] = m)
     while (high - low > 1) {
       const std::uint32_t middle = low + (high - low) / 2;
       if (g.out_offsets[middle] <= edge) {
@@ -648,7 +649,7 @@ __global__ void fused_plan_pull(graph_view g, std::uint32_t* sources) {
         high = middle;
       }
     }
-    sources[edge] = low;
+    first[t] = low;
   }
 }
 
@@ -661,11 +662,8 @@ __global__ void fused_plan_pull(graph_view g, std::uint32_t* sources) {
 /// words, which a pull leaves). No colours are taken early in such a level.
 /// Why: a push sweep reads every mask line in order and reduces into a random line per in-edge,
 /// which the L2 fetches and writes back; a pull reads a random frontier line and, where it is not
-/// empty, a random mask line per out-edge, and writes each source's line once (H200, p = 0.2, 32
-/// colours: a sweep 14-17 ms pushed, 6 ms pulled).
-/// The warp loads 32 edges' targets, ids and sources a lane at a time and then keeps
-/// fused_pull_ahead frontier loads, then as many mask loads, in flight: one edge at a time, a
-/// pulling level left the GPU waiting on loads at 45% of its memory bandwidth (Nsight Compute).
+/// empty, a random mask line per out-edge, and writes each source's line once (polling every level,
+/// H200, p = 0.2: levels that queue 93-95% of the slots took 78% of the light time).
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_view g, fused_args<Word> a) {
   if (!pulls(a)) return;
@@ -677,49 +675,29 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
   std::uint64_t items = 0;
   for (std::uint64_t task = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
        task < a.pull_segments * chunks; task += warps) {
+    const std::uint64_t segment = task / chunks;
     const std::uint64_t column = task % chunks * 32 + lane;
-    const std::uint64_t first = task / chunks * fused_pull_segment;
-    const std::uint64_t last = first + fused_pull_segment < g.num_edges ? first + fused_pull_segment : g.num_edges;
-    items += last - first;
-    std::uint32_t source = fused_no_slot;  // warp-uniform: the source `reached` gathers for
-    Word reached = 0;
-    for (std::uint64_t base = first; base < last; base += 32) {
-      const unsigned edges = last - base < 32 ? static_cast<unsigned>(last - base) : 32U;
-      std::uint32_t target = 0;
-      std::uint32_t id = 0;
-      std::uint32_t from = fused_no_slot;
-      if (lane < edges) {
-        target = __ldg(g.out_targets + base + lane);
-        id = __ldg(g.out_edge_ids + base + lane);
-        from = __ldg(a.pull_sources + base + lane);
-      }
-      for (unsigned e = 0; e < edges; e += fused_pull_ahead) {
-        Word frontier[fused_pull_ahead];
-        Word mask[fused_pull_ahead];
-#pragma unroll
-        for (unsigned i = 0; i < fused_pull_ahead; ++i) {
-          const std::uint64_t v = __shfl_sync(fused_full_warp, target, e + i);
-          frontier[i] = e + i < edges ? __ldg(a.current + v * row + column) : 0;  // read-only in a pulling level
-        }
-#pragma unroll
-        for (unsigned i = 0; i < fused_pull_ahead; ++i) {
-          const std::uint64_t j = __shfl_sync(fused_full_warp, id, e + i);
-          mask[i] = frontier[i] != 0 ? __ldg(a.masks + j * row + column) : 0;
-        }
-#pragma unroll
-        for (unsigned i = 0; i < fused_pull_ahead; ++i) {
-          const std::uint32_t u = __shfl_sync(fused_full_warp, from, e + i);  // fused_no_slot past `edges`
-          if (u != source) {
-            if (reached != 0) atomicOr(a.next + source * row + column, reached);
-            source = u;
-            reached = 0;
-          }
-          reached |= frontier[i] & mask[i];
-          examined += popcount(frontier[i]);
+    const std::uint64_t last =
+        segment * fused_pull_segment + fused_pull_segment < g.num_edges ? segment * fused_pull_segment + fused_pull_segment
+                                                                       : g.num_edges;
+    std::uint64_t k = segment * fused_pull_segment;
+    items += last - k;
+    // Sources in out-CSR order from the segment's first edge's; warp-uniform.
+    for (std::uint32_t u = a.pull_first[segment]; k < last; ++u) {
+      const std::uint64_t u_end = g.out_offsets[u + 1] < last ? g.out_offsets[u + 1] : last;
+      Word reached = 0;
+#pragma unroll 4
+      for (; k < u_end; ++k) {
+        const std::uint32_t v = __ldg(g.out_targets + k);
+        const std::uint64_t j = __ldg(g.out_edge_ids + k);
+        const Word frontier = __ldg(a.current + v * row + column);  // read-only in a pulling level
+        if (frontier != 0) {
+          reached |= frontier & __ldg(a.masks + j * row + column);
+          examined += popcount(frontier);
         }
       }
+      if (reached != 0) atomicOr(a.next + u * row + column, reached);
     }
-    if (reached != 0) atomicOr(a.next + source * row + column, reached);
   }
   add_warp_counts(a, lane, examined, items);
   if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(a.stats + fused_stat_pulled, 1ULL);

@@ -120,10 +120,11 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
     WF_CUDA_CHECK(cudaGetLastError());
   }
   if (mask_mode_ != mask_mode::off && pull_share_ >= 0 && graph.num_edges > 0) {
-    // Pulling levels (fused_chunk_pull) walk the out-CSR by edges, which need their sources.
-    pull_sources_ = device_buffer<std::uint32_t>(budget, graph.num_edges, "fused pull out-edges' sources");
-    kernels::fused_plan_pull<<<blocks_for(graph.num_edges), kernels::fused_block_threads, 0, stream>>>(
-        graph, pull_sources_.data());
+    // Pulling levels (fused_chunk_pull) walk the out-CSR in segments, each from its first source.
+    const std::uint64_t segments = (graph.num_edges + kernels::fused_pull_segment - 1) / kernels::fused_pull_segment;
+    pull_first_ = device_buffer<std::uint32_t>(budget, segments, "fused pull segments' first sources");
+    kernels::fused_plan_pull<<<blocks_for(segments), kernels::fused_block_threads, 0, stream>>>(graph, pull_first_.data(),
+                                                                                              segments);
     WF_CUDA_CHECK(cudaGetLastError());
   }
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(unsigned)));
@@ -355,10 +356,8 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.mask_edge_stride = a.chunked ? static_cast<std::uint64_t>(groups) * words_ : 1;
   // Chunked levels pull when they queue at least pull_share_ of the batch's slots (WF_FUSED_PULL);
   // the count is the queue's, padding included.
-  a.pull_sources = pull_sources_.data();
-  a.pull_segments = a.chunked && pull_sources_.size() > 0
-                        ? (graph_.num_edges + kernels::fused_pull_segment - 1) / kernels::fused_pull_segment
-                        : 0;
+  a.pull_first = pull_first_.data();
+  a.pull_segments = a.chunked ? pull_first_.size() : 0;
   a.pull_from = a.pull_segments == 0 ? 0xffffffffU
                 : static_cast<unsigned>(std::max<double>(std::ceil(pull_share_ * static_cast<double>(slots)), 1));
   a.buffer_flush = buffer_flush_;

@@ -144,7 +144,7 @@ class fused_sampler {
   unsigned chunk_heavy_grid_ = 0;
   unsigned pull_grid_ = 0;
   double pull_share_ = 0.5;  // chunked levels pull when they queue this share of the slots (< 0: never)
-  device_buffer<std::uint32_t> pull_sources_;   // per out-edge: its source (fused_chunk_pull)
+  device_buffer<std::uint32_t> pull_first_;     // per out-edge segment: its first edge's source
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
   std::uint64_t spans_ = 0;       // the flat extraction's spans of vertices (kernels::fused_span_tiles tiles)

@@ -71,15 +71,13 @@ struct fused_args {
   std::uint64_t mask_edge_stride; //   mask_slot_stride + j * mask_edge_stride] (fused_mask_kernels.cuh)
   unsigned pull_from;             // chunked: queued slots (light + heavy) from which a level pulls
                                   //   (fused_chunk_pull; 0xffffffff: never)
-  const std::uint32_t* pull_sources; // each out-edge's source vertex (fused_plan_pull)
-  std::uint64_t pull_segments;    // out-edge segments of fused_pull_segment edges (0: no level pulls)
+  const std::uint32_t* pull_first; // source vertex of out-edge segment t's first edge (fused_pull_segment)
+  std::uint64_t pull_segments;    // out-edge segments of fused_pull_segment edges
 };
 
 /// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
 /// order, across source vertices, so that a hub's out-edges spread over many warps.
-inline constexpr std::uint64_t fused_pull_segment = 128;
-/// A pulling warp's frontier loads in flight (then as many mask loads); divides 32.
-inline constexpr unsigned fused_pull_ahead = 8;
+inline constexpr std::uint64_t fused_pull_segment = 64;
 
 /// Whether the level whose (light, heavy) queue counts are `counts` pulls (fused_chunk_pull)
 /// instead of pushing from its queued slots.
