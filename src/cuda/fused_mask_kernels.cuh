@@ -685,12 +685,20 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
     // Sources in out-CSR order from the segment's first edge's; warp-uniform.
     for (std::uint32_t u = a.pull_first[segment]; k < last; ++u) {
       const std::uint64_t u_end = g.out_offsets[u + 1] < last ? g.out_offsets[u + 1] : last;
+      // Colours u has settled cannot be new there (the settle pass drops them): a source settled
+      // in every colour of the chunk is skipped, and a lane settled in its word loads nothing.
+      const Word open = ~a.visited[u * row + column];
+      if (!__any_sync(fused_full_warp, open != 0)) {
+        k = u_end;
+        continue;
+      }
       Word reached = 0;
 #pragma unroll 4
       for (; k < u_end; ++k) {
         const std::uint32_t v = __ldg(g.out_targets + k);
         const std::uint64_t j = __ldg(g.out_edge_ids + k);
-        const Word frontier = __ldg(a.current + v * row + column);  // read-only in a pulling level
+        // The frontier is read-only in a pulling level.
+        const Word frontier = open != 0 ? __ldg(a.current + v * row + column) & open : 0;
         if (frontier != 0) {
           reached |= frontier & __ldg(a.masks + j * row + column);
           examined += popcount(frontier);
