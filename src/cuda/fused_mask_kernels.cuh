@@ -360,6 +360,21 @@ __device__ __forceinline__ void settle_slot(const fused_args<Word>& a, std::uint
   a.next_queue[heavy ? a.queue_capacity - 1 - (base + lane) : base + lane] = entry;
 }
 
+/// A pulling level's frontier words in the lane's 16 bytes of region `at` (`words`, loaded before):
+/// clears them and returns the (in-edge, colour) pairs they stand for, each colour every in-edge of
+/// its vertex as a push counts them, which the pull (fused_chunk_pull) cannot count: it skips the
+/// settled sources. A lane's words are one chunk's, one vertex's.
+template <class Word>
+__device__ __forceinline__ std::uint64_t clear_pulled_frontier(const graph_view& g, const fused_args<Word>& a,
+                                                               std::uint64_t at, unsigned lane, uint4 words) {
+  constexpr std::uint64_t per_lane = sizeof(uint4) / sizeof(Word);
+  reinterpret_cast<uint4*>(a.current)[at * 32 + lane] = make_uint4(0, 0, 0, 0);
+  const unsigned colours = __popc(words.x) + __popc(words.y) + __popc(words.z) + __popc(words.w);
+  if (colours == 0) return 0;
+  const std::uint32_t v = place_of(a, static_cast<std::uint32_t>((at * 32 + lane) * per_lane)).v;
+  return static_cast<std::uint64_t>(colours) * (g.in_offsets[v + 1] - g.in_offsets[v]);
+}
+
 /// The level's last kernel under the masks (settle_slot for every slot with a next word). A pass
 /// over every slot (458 MB of next words at 64 groups on topcats-like), which replaces the
 /// returning atomics and per-discovery queueing that left the expansion waiting on memory (Nsight
@@ -382,15 +397,20 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
   const std::uint64_t regions = slots / region;
   const auto* const words = reinterpret_cast<const uint4*>(a.next);  // the buffer is 256-byte aligned
   // A pulling level read the frontier words without clearing them; they are the next level's next
-  // words, all zero before its reductions.
+  // words, all zero before its reductions. The pass clears them and counts the edges they examine.
   const bool pulled = pulls(a);
-  auto* const frontier_words = reinterpret_cast<uint4*>(a.current);
+  const auto* const frontier_words = reinterpret_cast<const uint4*>(a.current);
+  std::uint64_t examined = 0;
   // Warp-uniform control throughout: chunked, a region is whole chunks (settle_slot's ballot).
   for (std::uint64_t r = warp; r < regions; r += ahead * warps) {
     uint4 loaded[ahead];
+    uint4 frontier[ahead];
 #pragma unroll
-    for (unsigned i = 0; i < ahead; ++i)
-      loaded[i] = r + i * warps < regions ? words[(r + i * warps) * 32 + lane] : make_uint4(0, 0, 0, 0);
+    for (unsigned i = 0; i < ahead; ++i) {
+      const bool inside = r + i * warps < regions;
+      loaded[i] = inside ? words[(r + i * warps) * 32 + lane] : make_uint4(0, 0, 0, 0);
+      frontier[i] = inside && pulled ? frontier_words[(r + i * warps) * 32 + lane] : make_uint4(0, 0, 0, 0);
+    }
     // Chunked, the warp queues the chunks of its `ahead` regions that took fresh colours with one
     // reservation per kind (light, heavy) instead of one per chunk: every warp reserves on the same
     // two counters, and a dense level's 3.6M reservations one by one took ~1.5 ms of atomics on one
@@ -404,7 +424,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
       const std::uint64_t at = r + i * warps;
 #pragma unroll
       for (unsigned c = 0; c < per_lane; ++c) entries[i * per_lane + c] = fused_no_slot;
-      if (pulled && at < regions) frontier_words[at * 32 + lane] = make_uint4(0, 0, 0, 0);
+      if (pulled && at < regions) examined += clear_pulled_frontier(g, a, at, lane, frontier[i]);
       const uint4 w = loaded[i];
       if (at >= regions || !__any_sync(fused_full_warp, (w.x | w.y | w.z | w.w) != 0)) continue;
 #pragma unroll
@@ -437,9 +457,14 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
   }
   // The slots past the whole regions, fewer than one region (chunked: whole chunks).
   for (std::uint64_t slot = regions * region + warp * 32 + lane; slot < slots; slot += warps * 32) {
-    if (pulled) a.current[slot] = 0;
+    if (pulled) {
+      const std::uint32_t v = place_of(a, static_cast<std::uint32_t>(slot)).v;
+      examined += static_cast<std::uint64_t>(popcount(a.current[slot])) * (g.in_offsets[v + 1] - g.in_offsets[v]);
+      a.current[slot] = 0;
+    }
     settle_slot(a, slot, a.next[slot]);
   }
+  if (pulled) add_warp_counts(a, lane, examined, 0);  // warp-uniform: chunked, the tail is whole chunks
 }
 
 /// A chunked level's queue entry `index` of `count` (light from the front, heavy from the back):
@@ -662,8 +687,9 @@ __global__ void fused_plan_pull(graph_view g, std::uint32_t* first, std::uint64_
 /// words, which a pull leaves). No colours are taken early in such a level.
 /// Why: a push sweep reads every mask line in order and reduces into a random line per in-edge,
 /// which the L2 fetches and writes back; a pull reads a random frontier line and, where it is not
-/// empty, a random mask line per out-edge, and writes each source's line once (polling every level,
-/// H200, p = 0.2: levels that queue 93-95% of the slots took 78% of the light time).
+/// empty, a random mask line per out-edge, and writes each source's line once (H200, p = 0.2, 32
+/// colours: such a level 14-17 ms pushed, 6 ms pulled, at ~2.15 TB/s of random lines; keeping 8
+/// or 16 loads in flight a warp was slower, with fewer warps resident).
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_view g, fused_args<Word> a) {
   if (!pulls(a)) return;
@@ -671,8 +697,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const std::uint64_t row = a.mask_edge_stride;  // chunked: words an edge's masks and a vertex's slots take
   const std::uint64_t chunks = row / 32;         // chunks a vertex
-  std::uint64_t examined = 0;
-  std::uint64_t items = 0;
+  std::uint64_t items = 0;  // the edges it examines the settle pass counts (clear_pulled_frontier)
   for (std::uint64_t task = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
        task < a.pull_segments * chunks; task += warps) {
     const std::uint64_t segment = task / chunks;
@@ -686,7 +711,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
     for (std::uint32_t u = a.pull_first[segment]; k < last; ++u) {
       const std::uint64_t u_end = g.out_offsets[u + 1] < last ? g.out_offsets[u + 1] : last;
       // Colours u has settled cannot be new there (the settle pass drops them): a source settled
-      // in every colour of the chunk is skipped, and a lane settled in its word loads nothing.
+      // in every colour of the chunk is skipped, and a lane settled in its word loads nothing
+      // (a high out-degree source settles in every colour early in a batch's sweeps; H200, p = 0.2,
+      // 32 colours: light and pulling kernels 0.100 -> 0.090 s).
       const Word open = ~a.visited[u * row + column];
       if (!__any_sync(fused_full_warp, open != 0)) {
         k = u_end;
@@ -699,15 +726,12 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
         const std::uint64_t j = __ldg(g.out_edge_ids + k);
         // The frontier is read-only in a pulling level.
         const Word frontier = open != 0 ? __ldg(a.current + v * row + column) & open : 0;
-        if (frontier != 0) {
-          reached |= frontier & __ldg(a.masks + j * row + column);
-          examined += popcount(frontier);
-        }
+        if (frontier != 0) reached |= frontier & __ldg(a.masks + j * row + column);
       }
       if (reached != 0) atomicOr(a.next + u * row + column, reached);
     }
   }
-  add_warp_counts(a, lane, examined, items);
+  add_warp_counts(a, lane, 0, items);
   if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(a.stats + fused_stat_pulled, 1ULL);
 }
 

@@ -33,7 +33,8 @@ using test::environment_override;
 /// collection's profile goes to `profile_out` when given.
 void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, std::uint32_t colours,
                                    cuda::rr_representation representation, std::uint64_t count,
-                                   const std::string& where, cuda::cuda_collection_profile* profile_out = nullptr) {
+                                   const std::string& where, cuda::cuda_collection_profile* profile_out = nullptr,
+                                   bool expect_examined = false) {
   sampling_params params;
   params.model = model;
   params.seed = 4242;
@@ -44,6 +45,13 @@ void expect_fused_equals_reference(const csr_graph& g, diffusion_model model, st
   ASSERT_EQ(gpu->size(), count) << where;
   EXPECT_EQ(gpu->num_members(), want.num_members()) << where;
   test::expect_same_sets(want, gpu->copy_sets(0, count), where);
+  if (expect_examined) {
+    // Each member's colour examines every in-edge of its vertex once, whether its level pushed or
+    // pulled.
+    std::uint64_t member_in_edges = 0;
+    for (const std::uint32_t v : want.members) member_in_edges += g.in_degree(v);
+    EXPECT_EQ(gpu->stats().edges_examined, member_in_edges) << where;
+  }
   const cuda::cuda_collection_profile profile = cuda::profile_of(*gpu);
   EXPECT_EQ(profile.fused_sets, count) << where;
   EXPECT_GT(profile.fused_levels, 0U) << where;
@@ -161,8 +169,9 @@ TEST(CudaFused, EdgeMasksEqualReference) {
 // 64, queue a vertex's 32 (group, word) slots side by side and expand them a warp (light) or a
 // block (heavy hubs) per chunk; the roots' level is queued unpadded. Levels push (WF_FUSED_PULL=off),
 // all pull (on: a warp per segment of out-edges ORs the frontier words through the masks,
-// fused_chunk_pull), or pull where they queue half of the slots (auto). The same graphs as above, a
-// test each, so that compute-sanitizer can take one (scripts/device/sanitize.sh).
+// fused_chunk_pull), or pull where they queue half of the slots (auto); either way the edges
+// examined are the members' in-edges. The same graphs as above, a test each, so that
+// compute-sanitizer can take one (scripts/device/sanitize.sh).
 struct chunked_case {
   std::string graph;  // edge_mask_graph::id
   std::uint32_t colours;
@@ -189,7 +198,7 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
   const std::string at = named.label + ", " + std::to_string(colours) + " colours, " + std::to_string(count) + " sets";
   cuda::cuda_collection_profile profile;
   expect_fused_equals_reference(g, diffusion_model::ic, colours, cuda::rr_representation::flat, count, at,
-                                &profile);
+                                &profile, true);
   EXPECT_EQ(profile.fused_chunked_batches, profile.fused_batches) << at;
   EXPECT_EQ(profile.fused_batches, 2U) << at;
   if (pull == "off") {
