@@ -48,7 +48,7 @@ device_graph::device_graph(const csr_graph& graph, memory_budget& budget, cudaSt
     has_blocks_ = true;
     std::uint64_t block_edges = 0;
     for (std::uint32_t v = 0; v < graph.num_vertices; ++v) {
-      if (plan.vertex_class[v] != per_edge_class) block_edges += graph.in_offsets[v + 1] - graph.in_offsets[v];
+      if (plan.vertex_class[v] != per_edge_class) block_edges += graph.in_degree(v);
     }
     block_edge_share_ =
         graph.num_edges == 0 ? 0.0 : static_cast<double>(block_edges) / static_cast<double>(graph.num_edges);

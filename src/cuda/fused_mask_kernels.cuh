@@ -372,7 +372,7 @@ __device__ __forceinline__ std::uint64_t clear_pulled_frontier(const graph_view&
   const unsigned colours = __popc(words.x) + __popc(words.y) + __popc(words.z) + __popc(words.w);
   if (colours == 0) return 0;
   const std::uint32_t v = place_of(a, static_cast<std::uint32_t>((at * 32 + lane) * per_lane)).v;
-  return static_cast<std::uint64_t>(colours) * (g.in_offsets[v + 1] - g.in_offsets[v]);
+  return colours * g.in_degree(v);
 }
 
 /// The level's last kernel under the masks (settle_slot for every slot with a next word). A pass
@@ -459,7 +459,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
   for (std::uint64_t slot = regions * region + warp * 32 + lane; slot < slots; slot += warps * 32) {
     if (pulled) {
       const std::uint32_t v = place_of(a, static_cast<std::uint32_t>(slot)).v;
-      examined += static_cast<std::uint64_t>(popcount(a.current[slot])) * (g.in_offsets[v + 1] - g.in_offsets[v]);
+      examined += popcount(a.current[slot]) * g.in_degree(v);
       a.current[slot] = 0;
     }
     settle_slot(a, slot, a.next[slot]);
@@ -573,7 +573,7 @@ struct chunk_tally {
   std::uint64_t early = 0;
   template <class Word>
   __device__ __forceinline__ void count(const graph_view& g, std::uint32_t v, Word frontier) {
-    const std::uint64_t degree = g.in_offsets[v + 1] - g.in_offsets[v];
+    const std::uint64_t degree = g.in_degree(v);
     examined += degree * popcount(frontier);
     items += degree;
     ++slots;

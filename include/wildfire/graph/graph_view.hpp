@@ -20,6 +20,7 @@ struct graph_view {
 
   WF_HOST_DEVICE std::uint64_t in_begin(std::uint32_t v) const noexcept { return in_offsets[v]; }
   WF_HOST_DEVICE std::uint64_t in_end(std::uint32_t v) const noexcept { return in_offsets[v + 1]; }
+  WF_HOST_DEVICE std::uint64_t in_degree(std::uint32_t v) const noexcept { return in_offsets[v + 1] - in_offsets[v]; }
   WF_HOST_DEVICE std::uint64_t out_begin(std::uint32_t v) const noexcept { return out_offsets[v]; }
   WF_HOST_DEVICE std::uint64_t out_end(std::uint32_t v) const noexcept { return out_offsets[v + 1]; }
 };
