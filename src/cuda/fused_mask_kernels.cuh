@@ -702,14 +702,12 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
        task < a.pull_segments * chunks; task += warps) {
     const std::uint64_t segment = task / chunks;
     const std::uint64_t column = task % chunks * 32 + lane;
-    const std::uint64_t last =
-        segment * fused_pull_segment + fused_pull_segment < g.num_edges ? segment * fused_pull_segment + fused_pull_segment
-                                                                       : g.num_edges;
-    std::uint64_t k = segment * fused_pull_segment;
+    std::uint64_t k = segment * fused_pull_segment;  // the segment's first edge
+    const std::uint64_t last = k + fused_pull_segment < g.num_edges ? k + fused_pull_segment : g.num_edges;
     items += last - k;
     // Sources in out-CSR order from the segment's first edge's; warp-uniform.
     for (std::uint32_t u = a.pull_first[segment]; k < last; ++u) {
-      const std::uint64_t u_end = g.out_offsets[u + 1] < last ? g.out_offsets[u + 1] : last;
+      const std::uint64_t u_end = g.out_end(u) < last ? g.out_end(u) : last;
       // Colours u has settled cannot be new there (the settle pass drops them): a source settled
       // in every colour of the chunk is skipped, and a lane settled in its word loads nothing
       // (a high out-degree source settles in every colour early in a batch's sweeps; H200, p = 0.2,
