@@ -38,7 +38,7 @@
 
 namespace wildfire::cuda::kernels {
 
-/// Masks of group `group`, word w: in-edge j's at [mask_row(a, j) * mask_edge_stride]. Chunked
+/// Masks of group `group`, word w: in-edge j's (in-CSR position) at [j * mask_edge_stride]. Chunked
 /// levels lay them edge-major (an edge's words of every group and word side by side, in slot_of's
 /// order), so that a warp reads the 32 slots' masks of an edge as one line; other batches plane by
 /// plane, a (group, word)'s masks side by side, as their light kernel reads a slot's in-edges
@@ -46,15 +46,6 @@ namespace wildfire::cuda::kernels {
 template <class Word>
 __device__ __forceinline__ const Word* mask_words(const fused_args<Word>& a, std::uint64_t group, std::uint32_t w) {
   return a.masks + (group * a.words + w) * a.mask_slot_stride;
-}
-
-/// The row of in-edge j's masks: its position in the out-CSR where levels may pull (a.mask_rows),
-/// so that a pulling warp reads its segment's masks in order, else j. A pull reads a random
-/// frontier line and a mask line per out-edge, a push a mask line and a random source line per
-/// in-edge: in out-edge order the pulls' mask lines are sequential and the pushes' random.
-template <class Word>
-__device__ __forceinline__ std::uint64_t mask_row(const fused_args<Word>& a, std::uint64_t j) {
-  return a.mask_rows != nullptr ? __ldg(a.mask_rows + j) : j;
 }
 
 /// 32 lanes each holding a row of a 32 x 32 bit matrix (bit e of lane c) get its columns (bit c of
@@ -79,13 +70,12 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// H200, p = 0.2, masks 0.114 -> 0.089 s at 32 colours, 0.113 -> 0.093 s at 64.
 struct mask_round {
   std::uint64_t start;
-  const std::uint32_t* rows;  // fused_args::mask_rows
   std::uint32_t fill = 0;
   std::uint32_t live = 0;
   __device__ __forceinline__ void flush(std::uint32_t* out, std::uint64_t stride, unsigned lane) {
     if (fill == 0) return;
     const std::uint32_t column = warp_transpose_bits(live, lane);
-    if (lane < fill) out[(rows != nullptr ? __ldg(rows + start + lane) : start + lane) * stride] = column;
+    if (lane < fill) out[(start + lane) * stride] = column;
     start += fill;
     fill = 0;
     live = 0;
@@ -130,7 +120,7 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
                                                 std::uint64_t stride, std::uint64_t key, std::uint32_t first,
                                                 std::uint32_t last, unsigned lane) {
   std::uint64_t end = g.in_offsets[first];
-  mask_round round{end, a.mask_rows};
+  mask_round round{end};
   for (std::uint32_t v = first; v < last; ++v) {
     const std::uint64_t begin = end;
     end = g.in_offsets[v + 1];
@@ -144,12 +134,12 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
     }
     if (block > 32) {
       round.flush(out, stride, lane);
-      for (std::uint64_t j = begin + lane; j < end; j += 32) out[mask_row(a, j) * stride] = 0;
+      for (std::uint64_t j = begin + lane; j < end; j += 32) out[j * stride] = 0;
       __syncwarp();  // the clears are visible to the warp's atomics
       for (std::uint64_t at = begin; at < end; at += block) {
         std::uint32_t slots[block_cdf_length];
         const std::uint32_t k = ic_block_draw(key, a.blocks, rule.x, at, end, block, slots);
-        for (std::uint32_t i = 0; i < k; ++i) atomicOr(out + mask_row(a, at + slots[i]) * stride, 1U << lane);
+        for (std::uint32_t i = 0; i < k; ++i) atomicOr(out + (at + slots[i]) * stride, 1U << lane);
       }
       round.start = end;
       continue;
@@ -225,7 +215,7 @@ template <class Word>
 __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
                                           std::uint32_t w, std::uint64_t j, Word frontier) {
   // Both loads issue before either is used.
-  const Word mask = __ldg(mask_words(a, group, w) + mask_row(a, j) * a.mask_edge_stride);
+  const Word mask = __ldg(mask_words(a, group, w) + j * a.mask_edge_stride);
   const std::uint32_t u = __ldg(g.in_sources + j);
   const Word live = frontier & mask;
   if (live != 0) atomicOr(a.next + slot_of(a, group, u, w), live);
@@ -688,17 +678,10 @@ __global__ void fused_plan_pull(graph_view g, std::uint32_t* first, std::uint64_
   }
 }
 
-/// Thread per out-edge k, once per sampler: the row of its in-edge's masks is k (mask_row).
-__global__ void fused_plan_mask_rows(graph_view g, std::uint32_t* rows) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t k = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < g.num_edges; k += stride)
-    rows[g.out_edge_ids[k]] = static_cast<std::uint32_t>(k);
-}
-
 /// The levels that queue at least a.pull_from slots (pulls(): nearly every chunk of the graph in a
 /// dense batch's sweeps) pull instead of pushing: a warp takes a segment of fused_pull_segment
 /// out-edges (u -> v) in out-CSR order, lane c a chunk's column c, and ORs v's frontier word
-/// through the edge's mask (row k for out-edge k: mask_row) into the colours reaching u, one
+/// through the edge's mask (the in-edge's, by the out-edge's id) into the colours reaching u, one
 /// reduction per (source, chunk) of the segment instead of one per in-edge. Those are the colours
 /// the pushes would bring, so the settle pass settles them as after a push (and clears the frontier
 /// words, which a pull leaves). No colours are taken early in such a level.
@@ -738,9 +721,10 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
 #pragma unroll 4
       for (; k < u_end; ++k) {
         const std::uint32_t v = __ldg(g.out_targets + k);
-        // The frontier is read-only in a pulling level. The masks are in out-edge order (mask_row).
+        const std::uint64_t j = __ldg(g.out_edge_ids + k);
+        // The frontier is read-only in a pulling level.
         const Word frontier = open != 0 ? __ldg(a.current + v * row + column) & open : 0;
-        if (frontier != 0) reached |= frontier & __ldg(a.masks + k * row + column);
+        if (frontier != 0) reached |= frontier & __ldg(a.masks + j * row + column);
       }
       if (reached != 0) atomicOr(a.next + u * row + column, reached);
     }

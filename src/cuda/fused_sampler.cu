@@ -119,19 +119,12 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
         mask_heavy_.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
-  // Out-edge positions are 32-bit in the masks' rows: a graph of 2^32 edges or more never pulls (its
-  // masks would take 16 GiB a group of 32 colours).
-  if (mask_mode_ != mask_mode::off && pull_share_ >= 0 && graph.num_edges > 0 && graph.num_edges < (1ULL << 32)) {
-    // Pulling levels (fused_chunk_pull) walk the out-CSR in segments, each from its first source,
-    // and read the masks in out-edge order (mask_row).
+  if (mask_mode_ != mask_mode::off && pull_share_ >= 0 && graph.num_edges > 0) {
+    // Pulling levels (fused_chunk_pull) walk the out-CSR in segments, each from its first source.
     const std::uint64_t segments = (graph.num_edges + kernels::fused_pull_segment - 1) / kernels::fused_pull_segment;
     pull_first_ = device_buffer<std::uint32_t>(budget, segments, "fused pull segments' first sources");
-    mask_rows_ = device_buffer<std::uint32_t>(budget, graph.num_edges, "fused edge masks' rows (out-edge order)");
     kernels::fused_plan_pull<<<blocks_for(segments), kernels::fused_block_threads, 0, stream>>>(graph, pull_first_.data(),
                                                                                               segments);
-    WF_CUDA_CHECK(cudaGetLastError());
-    kernels::fused_plan_mask_rows<<<blocks_for(graph.num_edges), kernels::fused_block_threads, 0, stream>>>(
-        graph, mask_rows_.data());
     WF_CUDA_CHECK(cudaGetLastError());
   }
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(unsigned)));
@@ -365,7 +358,6 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   // the count is the queue's, padding included.
   a.pull_first = pull_first_.data();
   a.pull_segments = a.chunked ? pull_first_.size() : 0;
-  a.mask_rows = a.pull_segments > 0 ? mask_rows_.data() : nullptr;
   a.pull_from = a.pull_segments == 0 ? 0xffffffffU
                 : static_cast<unsigned>(std::max<double>(std::ceil(pull_share_ * static_cast<double>(slots)), 1));
   a.buffer_flush = buffer_flush_;

@@ -145,7 +145,6 @@ class fused_sampler {
   unsigned pull_grid_ = 0;
   double pull_share_ = 0.5;  // chunked levels pull when they queue this share of the slots (< 0: never)
   device_buffer<std::uint32_t> pull_first_;     // per out-edge segment: its first edge's source
-  device_buffer<std::uint32_t> mask_rows_;      // per in-edge: its out-CSR position (mask_row)
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
   std::uint64_t spans_ = 0;       // the flat extraction's spans of vertices (kernels::fused_span_tiles tiles)

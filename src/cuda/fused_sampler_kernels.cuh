@@ -68,8 +68,7 @@ struct fused_args {
   bool padded;                    // chunked, past the roots' level: a warp's 32 queue entries are one
                                   //   chunk, lane l's its l-th slot or fused_no_slot (fused_settle_level)
   std::uint64_t mask_slot_stride; // the mask of (group, word) w, in-edge j: masks[(group * words + w) *
-  std::uint64_t mask_edge_stride; //   mask_slot_stride + row * mask_edge_stride] (fused_mask_kernels.cuh),
-  const std::uint32_t* mask_rows; //   row = mask_rows[j] (j's out-CSR position) where levels may pull, else j
+  std::uint64_t mask_edge_stride; //   mask_slot_stride + j * mask_edge_stride] (fused_mask_kernels.cuh)
   unsigned pull_from;             // chunked: queued slots (light + heavy) from which a level pulls
                                   //   (fused_chunk_pull; 0xffffffff: never)
   const std::uint32_t* pull_first; // source vertex of out-edge segment t's first edge (fused_pull_segment)
