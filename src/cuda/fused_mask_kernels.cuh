@@ -678,6 +678,13 @@ __global__ void fused_plan_pull(graph_view g, std::uint32_t* first, std::uint64_
   }
 }
 
+/// Whether a pull may take two 32-bit words a lane (fused_chunk_pull): a row of `row` words is whole
+/// runs of 64.
+template <class Word>
+constexpr bool pull_lanes_fit(std::uint64_t row) {
+  return sizeof(Word) == 4 && row % 64 == 0;
+}
+
 /// The levels that queue at least a.pull_from slots (pulls(): nearly every chunk of the graph in a
 /// dense batch's sweeps) pull instead of pushing: a warp takes a segment of fused_pull_segment
 /// out-edges (u -> v) in out-CSR order, lane c a chunk's column c, and ORs v's frontier word
@@ -690,13 +697,25 @@ __global__ void fused_plan_pull(graph_view g, std::uint32_t* first, std::uint64_
 /// empty, a random mask line per out-edge, and writes each source's line once (H200, p = 0.2, 32
 /// colours: such a level 14-17 ms pushed, 6 ms pulled, at ~2.15 TB/s of random lines; keeping 8
 /// or 16 loads in flight a warp was slower, with fewer warps resident).
-template <class Word>
-__global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_view g, fused_args<Word> a) {
+/// A pull is the same OR, AND and AND-NOT on every column of a row, so a lane may take any run of
+/// columns: `Lane` is Word, or two 32-bit words side by side where a row holds whole runs of 64
+/// (pull_lanes_fit), so that a warp's loads are 256-byte pairs of lines, as at 64 colours, and a
+/// segment's sources and targets are read once for twice the columns. 8-byte lanes are held to 32
+/// registers for 8 blocks an SM (~100 bytes spilled; at 64 colours light + pull 0.074 -> 0.069 s,
+/// H200, p = 0.2), 4-byte ones keep 40 (8 blocks made them ~9 ms slower).
+template <class Word, class Lane>
+__global__ void __launch_bounds__(fused_block_threads, sizeof(Lane) == 8 ? 8 : 6)
+    fused_chunk_pull(graph_view g, fused_args<Word> a) {
   if (!pulls(a)) return;
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
-  const std::uint64_t row = a.mask_edge_stride;  // chunked: words an edge's masks and a vertex's slots take
-  const std::uint64_t chunks = row / 32;         // chunks a vertex
+  // chunked: lanes an edge's masks and a vertex's slots take
+  const std::uint64_t row = a.mask_edge_stride * sizeof(Word) / sizeof(Lane);
+  const std::uint64_t chunks = row / 32;  // runs of 32 lanes a vertex
+  const auto* const visited = reinterpret_cast<const Lane*>(a.visited);
+  const auto* const current = reinterpret_cast<const Lane*>(a.current);
+  const auto* const masks = reinterpret_cast<const Lane*>(a.masks);
+  auto* const next = reinterpret_cast<Lane*>(a.next);
   std::uint64_t items = 0;  // the edges it examines the settle pass counts (clear_pulled_frontier)
   for (std::uint64_t task = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
        task < a.pull_segments * chunks; task += warps) {
@@ -712,21 +731,21 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_pull(graph_vi
       // in every colour of the chunk is skipped, and a lane settled in its word loads nothing
       // (a high out-degree source settles in every colour early in a batch's sweeps; H200, p = 0.2,
       // 32 colours: light and pulling kernels 0.100 -> 0.090 s).
-      const Word open = ~a.visited[u * row + column];
+      const Lane open = ~visited[u * row + column];
       if (!__any_sync(fused_full_warp, open != 0)) {
         k = u_end;
         continue;
       }
-      Word reached = 0;
+      Lane reached = 0;
 #pragma unroll 4
       for (; k < u_end; ++k) {
         const std::uint32_t v = __ldg(g.out_targets + k);
         const std::uint64_t j = __ldg(g.out_edge_ids + k);
         // The frontier is read-only in a pulling level.
-        const Word frontier = open != 0 ? __ldg(a.current + v * row + column) & open : 0;
-        if (frontier != 0) reached |= frontier & __ldg(a.masks + j * row + column);
+        const Lane frontier = open != 0 ? __ldg(current + v * row + column) & open : 0;
+        if (frontier != 0) reached |= frontier & __ldg(masks + j * row + column);
       }
-      if (reached != 0) atomicOr(a.next + u * row + column, reached);
+      if (reached != 0) atomicOr(next + u * row + column, reached);
     }
   }
   add_warp_counts(a, lane, 0, items);

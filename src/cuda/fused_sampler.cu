@@ -153,7 +153,8 @@ void fused_sampler::size_grids() {
   mask_settle_grid_ = persistent_grid(kernels::fused_settle_level<Word>);
   chunk_light_grid_ = persistent_grid(kernels::fused_chunk_light<Word>);
   chunk_heavy_grid_ = persistent_grid(kernels::fused_chunk_heavy<Word>);
-  pull_grid_ = persistent_grid(kernels::fused_chunk_pull<Word>);
+  pull_grid_ = persistent_grid(kernels::fused_chunk_pull<Word, Word>);
+  pull_wide_grid_ = persistent_grid(kernels::fused_chunk_pull<Word, unsigned long long>);
 }
 
 fused_sampler::~fused_sampler() {
@@ -293,8 +294,12 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
       WF_CUDA_CHECK(cudaGetLastError());
       // Returns at once unless the level pulls (kernels::pulls), when the light and heavy kernels
       // do; the profile counts it as light.
-      if (a.pull_segments > 0)
-        kernels::fused_chunk_pull<Word><<<pull_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      if (a.pull_segments > 0 && kernels::pull_lanes_fit<Word>(a.mask_edge_stride)) {
+        kernels::fused_chunk_pull<Word, unsigned long long>
+            <<<pull_wide_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      } else if (a.pull_segments > 0) {
+        kernels::fused_chunk_pull<Word, Word><<<pull_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      }
     } else {
       kernels::fused_mask_light<Word><<<mask_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     }

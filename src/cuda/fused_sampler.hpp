@@ -143,6 +143,7 @@ class fused_sampler {
   unsigned chunk_light_grid_ = 0;  // the chunked levels' (batches of 32 (group, word) slots a vertex)
   unsigned chunk_heavy_grid_ = 0;
   unsigned pull_grid_ = 0;
+  unsigned pull_wide_grid_ = 0;  // two 32-bit words a lane (kernels::pull_lanes_fit)
   double pull_share_ = 0.5;  // chunked levels pull when they queue this share of the slots (< 0: never)
   device_buffer<std::uint32_t> pull_first_;     // per out-edge segment: its first edge's source
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
