@@ -40,7 +40,8 @@ for p_sets in ${WF_FVW_PS:-0.05:16384 0.1:8192 0.2:4096}; do
     --colours ${WF_FVW_COLOURS:-8,32,64} --traversals ${WF_FVW_TRAVERSALS:-warp,fused} --cpu-threads "$(nproc)" > "$out/sampling_p$p.md" 2> "$out/sampling_p$p.err"
   echo "exit $?"; cat "$out/sampling_p$p.md"; tail -3 "$out/sampling_p$p.err"
 done
-rm -f "$out/graphs/topcats_like.wfg"
+# WF_FVW_KEEP_GRAPH=1 keeps topcats-like for a later step of the same call (not brought back: too large).
+[[ ${WF_FVW_KEEP_GRAPH:-0} == 1 ]] || rm -f "$out/graphs/topcats_like.wfg"
 
 for big in $big_graphs; do
   have_time $((budget - 45)) || { echo "$big skipped (time)"; continue; }
