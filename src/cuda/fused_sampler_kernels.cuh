@@ -721,8 +721,11 @@ __device__ __forceinline__ void for_each_span_colour(const graph_view& g, const 
   const std::uint64_t work = static_cast<std::uint64_t>(a.num_groups) * spans;
   for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < work;
        i += warps) {
-    const std::uint64_t group = i / spans;
-    const std::uint64_t span = i % spans;
+    // Warps side by side take one span's groups: slots are vertex-major, so they read the same
+    // lines, which the L2 then serves; taking a group's spans in turn, each lane's 4-byte word was a
+    // 32-byte sector of its own, read again by every group's warp much later.
+    const std::uint64_t group = i % a.num_groups;
+    const std::uint64_t span = i / a.num_groups;
     const std::uint64_t first = span * fused_span_vertices + lane;
     for (std::uint32_t w = 0; w < a.words; ++w) {
       Word words[fused_span_tiles];
