@@ -700,9 +700,10 @@ constexpr bool pull_lanes_fit(std::uint64_t row) {
 /// A pull is the same OR, AND and AND-NOT on every column of a row, so a lane may take any run of
 /// columns: `Lane` is Word, or two 32-bit words side by side where a row holds whole runs of 64
 /// (pull_lanes_fit), so that a warp's loads are 256-byte pairs of lines, as at 64 colours, and a
-/// segment's sources and targets are read once for twice the columns. 8-byte lanes are held to 32
-/// registers for 8 blocks an SM (~100 bytes spilled; at 64 colours light + pull 0.074 -> 0.069 s,
-/// H200, p = 0.2), 4-byte ones keep 40 (8 blocks made them ~9 ms slower).
+/// segment's targets and edge ids are read once for twice the columns. 8-byte lanes are held to 32
+/// registers for 8 blocks an SM (~80 bytes spilled), 4-byte ones keep 40 (8 blocks made them ~9 ms
+/// slower). H200, p = 0.2, light + pull: 32 colours 0.087 s with 4-byte lanes, 0.076 s with two
+/// words a lane at 6 blocks, 0.068 s at 8 (a sweep 2.3-3.9 ms); 64 colours 0.076 -> 0.068 s.
 template <class Word, class Lane>
 __global__ void __launch_bounds__(fused_block_threads, sizeof(Lane) == 8 ? 8 : 6)
     fused_chunk_pull(graph_view g, fused_args<Word> a) {
