@@ -742,10 +742,9 @@ __global__ void __launch_bounds__(fused_block_threads, sizeof(Lane) == 8 ? 8 : 6
       for (; k < u_end; ++k) {
         const std::uint32_t v = __ldg(g.out_targets + k);
         const std::uint64_t j = __ldg(g.out_edge_ids + k);
-        // The frontier is read-only in a pulling level. The mask is loaded beside it, not after it.
+        // The frontier is read-only in a pulling level.
         const Lane frontier = open != 0 ? __ldg(current + v * row + column) & open : 0;
-        const Lane mask = open != 0 ? __ldg(masks + j * row + column) : 0;
-        reached |= frontier & mask;
+        if (frontier != 0) reached |= frontier & __ldg(masks + j * row + column);
       }
       if (reached != 0) atomicOr(next + u * row + column, reached);
     }
