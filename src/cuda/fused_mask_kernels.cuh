@@ -742,7 +742,9 @@ __global__ void __launch_bounds__(fused_block_threads, sizeof(Lane) == 8 ? 8 : 6
       for (; k < u_end; ++k) {
         const std::uint32_t v = __ldg(g.out_targets + k);
         const std::uint64_t j = __ldg(g.out_edge_ids + k);
-        // The frontier is read-only in a pulling level.
+        // The frontier is read-only in a pulling level. The mask is loaded only where the frontier
+        // word is not empty: loading it beside the frontier word, to save a round trip, read more
+        // lines and was slower (H200, p = 0.2, 32 colours: light + pull 0.067 -> 0.087 s).
         const Lane frontier = open != 0 ? __ldg(current + v * row + column) & open : 0;
         if (frontier != 0) reached |= frontier & __ldg(masks + j * row + column);
       }
