@@ -147,11 +147,14 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
     // The full blocks' count table, whose head every full block's count reads: loaded once a vertex.
     const std::uint32_t* const full_table = ic_block_table(a.blocks, rule.x, block, block);
     const ic_table_head<8> full_head = load_table_head(full_table);
-    // The blocks' codes step from the vertex's first (ic_block_code), without multiplying.
+    // The blocks' codes step from the vertex's first (ic_block_code), without multiplying; the
+    // loop counts the edges left in 32 bits (in-degrees are below 2^32, as the rules assume), not
+    // 64-bit positions.
     std::uint64_t code = ic_block_code(begin);
     const std::uint64_t block_step = element_code_step(std::uint64_t{block} << 21);
-    for (std::uint64_t at = begin; at < end; at += block, code += block_step) {
-      const std::uint64_t size = ic_block_size_at(at, end, block);
+    std::uint32_t size = 0;
+    for (auto left = static_cast<std::uint32_t>(end - begin); left != 0; left -= size, code += block_step) {
+      size = left < block ? left : block;  // ic_block_size_at
       const std::uint64_t hash = coded_hash64(key, code);  // count draw: the count high, the picks low
       const auto u = static_cast<std::uint32_t>(hash >> 32);
       std::uint32_t k;
@@ -161,9 +164,8 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
         const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
         k = ic_block_count(u, load_table_head(tail_table), tail_table, size);
       }
-      const std::uint32_t bits =
-          ic_block_live_bits(subsets, key, code, static_cast<std::uint32_t>(size), k, static_cast<std::uint32_t>(hash));
-      round.add(bits, static_cast<std::uint32_t>(size), out, stride, lane);
+      const std::uint32_t bits = ic_block_live_bits(subsets, key, code, size, k, static_cast<std::uint32_t>(hash));
+      round.add(bits, size, out, stride, lane);
     }
   }
   round.flush(out, stride, lane);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -232,6 +233,23 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
     }
   }
   EXPECT_GT(large, 1000U);  // the one-by-one tail ran
+  // The 8-entry head is searched by halves: every count, at and beside every entry, on tables
+  // with repeated entries and entries at the ends of the range.
+  std::mt19937_64 random(3);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::uint32_t table[block_cdf_length];
+    for (std::uint32_t& entry : table) entry = trial % 3 == 0 ? static_cast<std::uint32_t>(random() % 8) * 0x20000000U
+                                                             : static_cast<std::uint32_t>(random());
+    std::sort(table, table + block_cdf_length);
+    std::vector<std::uint32_t> probes{0, 0xffffffffU};
+    for (const std::uint32_t entry : table) probes.insert(probes.end(), {entry - 1, entry, entry + 1});
+    for (const std::uint32_t u : probes) {
+      std::uint32_t want = 0;
+      while (want < block_cdf_length && u >= table[want]) ++want;
+      ASSERT_EQ(ic_block_count(u, ic_block_table_head<8>(table), table, 64), want) << trial << " " << u;
+      ASSERT_EQ(ic_block_count(u, ic_block_table_head<8>(table), table, 5), std::min<std::uint32_t>(want, 5));
+    }
+  }
 }
 
 /// Floyd's draws of a block, a hash each: bounded_draw of each pick's element.

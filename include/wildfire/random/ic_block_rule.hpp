@@ -94,7 +94,19 @@ WF_HOST_DEVICE inline std::uint32_t ic_block_count(std::uint32_t u, const ic_tab
   // is the number of entries <= u: the head's compared at once (K is nearly always below its
   // length, and a warp's lanes then take no data-dependent branch), the rest one by one.
   std::uint32_t k = 0;
-  for (std::uint32_t i = 0; i < Length; ++i) k += static_cast<std::uint32_t>(u >= head.entry[i]);
+  if constexpr (Length == 8) {
+    // A binary search, with selects for the entries (a register array indexed at run time would
+    // go to local memory): 4 comparisons instead of 8, for the GPU edge masks, whose draw is bound
+    // by issuing instructions. After the first three, k = min(entries <= u, 7), and the last adds
+    // entry 7, which only k = 7 can pass (below it u < entry k <= entry 7).
+    const bool half = u >= head.entry[3];
+    const bool quarter = u >= (half ? head.entry[5] : head.entry[1]);
+    const std::uint32_t at = half ? (quarter ? head.entry[6] : head.entry[4]) : (quarter ? head.entry[2] : head.entry[0]);
+    k = (half ? 4U : 0U) + (quarter ? 2U : 0U) + static_cast<std::uint32_t>(u >= at) +
+        static_cast<std::uint32_t>(u >= head.entry[7]);
+  } else {
+    for (std::uint32_t i = 0; i < Length; ++i) k += static_cast<std::uint32_t>(u >= head.entry[i]);
+  }
   if (k == Length)
     while (k < block_cdf_length && u >= table[k]) ++k;
   return size < k ? static_cast<std::uint32_t>(size) : k;
