@@ -111,7 +111,7 @@ __device__ __forceinline__ ic_table_head<8> load_table_head(const std::uint32_t*
 /// the stall samples); blocks of at least 12 edges whose live edges come from the subset table,
 /// 373 (one batch's draw 140.8 -> 74.0 ms, masks 0.218 -> 0.114 s: blocks of 12 edges, not 5,
 /// and no loop over the picks); the count's head searched by halves and a 32-bit block loop, 48
-/// registers instead of 62 (one batch's draw at p = 0.2, 32 colours: masks 0.090 -> 0.081 s).
+/// registers instead of 62 (a 4,096-set run at p = 0.2, 32 colours: masks 0.090 -> 0.081 s).
 /// Sharing Floyd's loop out measured no faster when each pick
 /// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
 /// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks
