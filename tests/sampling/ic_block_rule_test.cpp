@@ -209,6 +209,13 @@ TEST(IcBlockRule, WeightedCascadeHubCostsItsExpectedHashes) {
   EXPECT_NEAR(static_cast<double>(draws) / samples, mean, 5 * error);
 }
 
+/// The first k with u < table[k] (block_cdf_length if none): a block's count before its size caps it.
+std::uint32_t first_entry_above(std::uint32_t u, const std::uint32_t* table) {
+  std::uint32_t k = 0;
+  while (k < block_cdf_length && u >= table[k]) ++k;
+  return k;
+}
+
 TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
   // ic_block_live_count compares the table's head at once (4 entries; the edge masks 8); the count
   // must still be the first k with u < table[k] (capped at the block's size), including counts
@@ -222,9 +229,7 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
       const std::uint64_t key = sample_key(9, s);
       const std::uint64_t first = 37 * s;
       const std::uint32_t u = element_hash32(key, ic_block_element(first, 0));
-      std::uint32_t want = 0;
-      while (want < block_cdf_length && u >= table[want]) ++want;
-      want = std::min<std::uint32_t>(want, static_cast<std::uint32_t>(size));
+      const std::uint32_t want = std::min<std::uint32_t>(first_entry_above(u, table), static_cast<std::uint32_t>(size));
       const ic_block_counted drawn = ic_block_live_count(key, first, table, size);
       ASSERT_EQ(drawn.count, want) << size << " " << p << " " << s;
       ASSERT_EQ(drawn.picks, static_cast<std::uint32_t>(element_hash(key, ic_block_element(first, 0))));
@@ -244,8 +249,7 @@ TEST(IcBlockRule, CountIsTheFirstEntryAboveTheHash) {
     std::vector<std::uint32_t> probes{0, 0xffffffffU};
     for (const std::uint32_t entry : table) probes.insert(probes.end(), {entry - 1, entry, entry + 1});
     for (const std::uint32_t u : probes) {
-      std::uint32_t want = 0;
-      while (want < block_cdf_length && u >= table[want]) ++want;
+      const std::uint32_t want = first_entry_above(u, table);
       ASSERT_EQ(ic_block_count(u, ic_block_table_head<8>(table), table, 64), want) << trial << " " << u;
       ASSERT_EQ(ic_block_count(u, ic_block_table_head<8>(table), table, 5), std::min<std::uint32_t>(want, 5));
     }
