@@ -308,7 +308,8 @@ int main(int argc, char** argv) {
           const std::string masked = p.fused_batches == 0 ? ""
                                      : " (" + std::to_string(p.fused_mask_batches) + "/" +
                                            std::to_string(p.fused_batches) + " batches masked, " +
-                                           std::to_string(p.fused_chunked_batches) + " by chunks)";
+                                           std::to_string(p.fused_chunked_batches) + " by chunks, " +
+                                           std::to_string(p.fused_drawn_ahead_batches) + " drawn ahead)";
           std::printf("| gpu | %s | %s%s | %llu | %.1f | %.3f | %.3f | %.3g | %.3g | %.3g (%.0f%%) | %.0f | %s | %llu |\n",
                       s.traversal.c_str(), row_text.c_str(), masked.c_str(), static_cast<unsigned long long>(sets),
                       static_cast<double>(members) / static_cast<double>(sets), seconds, p.traversal_seconds,

@@ -268,6 +268,7 @@ class cuda_rr_collection final : public rr_collection {
     p.fused_batches = fused_ ? fused_->profile().traversals : 0;
     p.fused_mask_batches = fused_ ? fused_->profile().mask_batches : 0;
     p.fused_chunked_batches = fused_ ? fused_->profile().chunked_batches : 0;
+    p.fused_drawn_ahead_batches = fused_ ? fused_->profile().drawn_ahead_batches : 0;
     p.fused_early_slots = fused_ ? fused_->profile().early_slots : 0;
     p.fused_pulled_levels = fused_ ? fused_->profile().pulled_levels : 0;
     p.profiling = profiling_;
@@ -436,10 +437,10 @@ class cuda_rr_collection final : public rr_collection {
                  slots > 0 ? static_cast<double>(fused_members_) / slots : 0.0,
                  slots > 0 ? static_cast<double>(f.items) / slots : 0.0);
     std::fprintf(stderr, "%s fused kernels (cudaEvent, profiling %s): setup %.3f s, edge masks %.3f s (%llu of the "
-                 "batches, %llu by chunks), light %.3f s, heavy %.3f s, extract %.3f s\n",
+                 "batches, %llu by chunks, %llu drawn ahead), light %.3f s, heavy %.3f s, extract %.3f s\n",
                  prefix, profiling_ ? "on" : "off", f.setup_ms / 1e3, f.masks_ms / 1e3,
                  static_cast<unsigned long long>(f.mask_batches), static_cast<unsigned long long>(f.chunked_batches),
-                 f.light_ms / 1e3, f.heavy_ms / 1e3,
+                 static_cast<unsigned long long>(f.drawn_ahead_batches), f.light_ms / 1e3, f.heavy_ms / 1e3,
                  f.extract_ms / 1e3);
   }
 

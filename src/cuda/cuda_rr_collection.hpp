@@ -91,6 +91,7 @@ struct cuda_collection_profile {
   std::uint64_t fused_batches = 0;     // fused traversal batches, and those with edge masks
   std::uint64_t fused_mask_batches = 0;
   std::uint64_t fused_chunked_batches = 0;  // of those, by chunks of one vertex's 32 slots
+  std::uint64_t fused_drawn_ahead_batches = 0;  // of those, masks drawn beside the last batch's levels
   std::uint64_t fused_early_slots = 0;      // slots that took colours early in a level (edge masks)
   std::uint64_t fused_pulled_levels = 0;    // chunked levels that pulled (fused_chunk_pull)
   bool profiling = false;

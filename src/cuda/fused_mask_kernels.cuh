@@ -176,7 +176,12 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
 /// Draws the batch's masks before its first level: a warp per (unit, tile of 32 vertices), a unit
 /// being 32 colours of a group's word (a 32-bit word, or half of a 64-bit one); units vary
 /// fastest, so that warps side by side read the same vertices' offsets, rules and thresholds.
-/// Colours past the batch's samples draw with key 0 and are never read (no frontier holds them).
+/// Warps claim fused_draw_claim tasks at a time from a.draw_claims (zero before the first grid),
+/// so that grids launched one after another on the same claims share the work: a small grid
+/// draws the next batch's masks beside this batch's levels, and a full grid draws what is left
+/// once they end (fused_sampler.cu). Each lane's key is its sample's (sample_key, as fused_roots
+/// computes it): the next batch's keys are not drawn yet. Colours past the batch's samples draw
+/// with key 0 and are never read (no frontier holds them).
 /// (Drawing lazily instead, per level for the slots that first join the frontier, drew as much,
 /// since the 32 colours of a group reach nearly every vertex with in-edges at p = 0.2, and its
 /// per-level pass over the queue cost 0.14 s more.)
@@ -186,7 +191,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t units = static_cast<std::uint64_t>(a.num_groups) * a.words * halves;
   const std::uint64_t tiles = (static_cast<std::uint64_t>(g.num_vertices) + 31) / 32;
-  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::uint64_t tasks = units * tiles;
   auto* const masks32 = reinterpret_cast<std::uint32_t*>(const_cast<Word*>(a.masks));
   // The small blocks' subset table, read at random by every lane: shared memory, not the L1.
   __shared__ small_block_subsets subsets;
@@ -197,16 +202,22 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
     for (unsigned i = threadIdx.x; i < words; i += blockDim.x) to[i] = from[i];
   }
   __syncthreads();
-  for (std::uint64_t task = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
-       task < units * tiles; task += warps) {
+  const auto claim = [&] {
+    unsigned long long first = 0;
+    if (lane == 0) first = atomicAdd(a.draw_claims, static_cast<unsigned long long>(fused_draw_claim));
+    return static_cast<std::uint64_t>(__shfl_sync(fused_full_warp, first, 0));
+  };
+  // Claims start at multiples of fused_draw_claim.
+  for (std::uint64_t task = claim(); task < tasks;) {
     const std::uint64_t unit = task % units;  // = (group * words + w) * halves + half
     const std::uint64_t tile = task / units;
     const std::uint64_t sample = unit * 32 + lane;
-    const std::uint64_t key = sample < a.num_samples ? a.keys[sample] : 0;
+    const std::uint64_t key = sample < a.num_samples ? sample_key(a.seed, a.first_id + sample) : 0;
     std::uint32_t* const out = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
     const std::uint64_t last = tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices;
     draw_tile_masks(g, a, subsets, out, a.mask_edge_stride * halves, key, static_cast<std::uint32_t>(tile * 32),
                     static_cast<std::uint32_t>(last), lane);
+    if (++task % fused_draw_claim == 0) task = claim();
   }
 }
 

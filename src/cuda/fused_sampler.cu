@@ -36,6 +36,17 @@ constexpr std::uint32_t max_poll_levels = 16;
 /// Profiling events a level records (launch_level).
 constexpr std::size_t events_per_level = 3;
 
+/// Blocks a multiprocessor gives to drawing the next batch's masks beside a batch's levels, unless
+/// WF_FUSED_OVERLAP says otherwise.
+constexpr unsigned fused_overlap_blocks = 1;
+
+unsigned overlap_from_environment() {
+  const char* text = std::getenv("WF_FUSED_OVERLAP");
+  if (text == nullptr) return fused_overlap_blocks;
+  const long long blocks = std::atoll(text);
+  return blocks > 0 ? static_cast<unsigned>(std::min<long long>(blocks, 8)) : 0;
+}
+
 std::uint64_t groups_from_environment() {
   const char* text = std::getenv("WF_FUSED_GROUPS");
   if (text == nullptr) return group_cap;
@@ -76,6 +87,7 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
     if (mode == "off") pull_share_ = -1;
     if (end != pull && *end == '\0' && share > 0 && share <= 1) pull_share_ = share;
   }
+  overlap_blocks_ = overlap_from_environment();
   buffer_flush_ = late_queue_ ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
   words_ = (colours + word_bytes_ * 8 - 1) / (word_bytes_ * 8);  // 8 and 16 colours: one 32-bit word
@@ -109,6 +121,7 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   span_counts_ = device_buffer<std::uint32_t>(budget, static_cast<std::uint64_t>(colours) * flat_groups_ * spans_ + 1,
                                               "fused per-span set sizes");
   counters_ = device_buffer<unsigned>(budget, 6, "fused level counts");
+  draw_claims_ = device_buffer<unsigned long long>(budget, 2, "fused mask draw claims");
   examined_ = device_buffer<unsigned long long>(budget, 1 + kernels::fused_stat_count, "fused edge and level counters");
   rules_ = device_buffer<uint2>(budget, n, "fused per-vertex rules");
   heavy_ = device_buffer<std::uint8_t>(budget, n, "fused per-vertex heavy flags");
@@ -127,6 +140,10 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
                                                                                               segments);
     WF_CUDA_CHECK(cudaGetLastError());
   }
+  if (mask_mode_ != mask_mode::off && overlap_blocks_ > 0) {
+    WF_CUDA_CHECK(cudaStreamCreateWithFlags(&draw_stream_, cudaStreamNonBlocking));
+    WF_CUDA_CHECK(cudaEventCreateWithFlags(&drawn_ahead_, cudaEventDisableTiming));
+  }
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(unsigned)));
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_stats_),
                                (1 + kernels::fused_stat_count) * sizeof(unsigned long long)));
@@ -143,21 +160,35 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
 
 template <class Word>
 void fused_sampler::size_grids() {
-  light_grid_ = persistent_grid(params_.model == diffusion_model::ic ? kernels::fused_ic_light<Word>
-                                                                     : kernels::fused_lt<Word>);
-  heavy_grid_ = persistent_grid(kernels::fused_ic_heavy<Word>);
+  const auto light = params_.model == diffusion_model::ic ? kernels::fused_ic_light<Word> : kernels::fused_lt<Word>;
+  grids_.light = persistent_grid(light);
+  grids_.heavy = persistent_grid(kernels::fused_ic_heavy<Word>);
+  beside_grids_ = grids_;
   if (mask_mode_ == mask_mode::off) return;
   mask_draw_grid_ = persistent_grid(kernels::fused_draw_edge_masks<Word>);
-  mask_light_grid_ = persistent_grid(kernels::fused_mask_light<Word>);
-  mask_heavy_grid_ = persistent_grid(kernels::fused_mask_heavy<Word>);
-  mask_settle_grid_ = persistent_grid(kernels::fused_settle_level<Word>);
-  chunk_light_grid_ = persistent_grid(kernels::fused_chunk_light<Word>);
-  chunk_heavy_grid_ = persistent_grid(kernels::fused_chunk_heavy<Word>);
-  pull_grid_ = persistent_grid(kernels::fused_chunk_pull<Word, Word>);
-  pull_wide_grid_ = persistent_grid(kernels::fused_chunk_pull<Word, unsigned long long>);
+  // The levels beside a draw ahead: what its blocks leave of each multiprocessor (a level grid
+  // larger than the device holds would run its last blocks after the others).
+  const sm_share draw =
+      share_of(kernels::fused_draw_edge_masks<Word>, kernels::fused_block_threads, std::max(overlap_blocks_, 1U));
+  const auto size = [&](level_grids& grids, auto&& grid) {
+    grids.mask_light = grid(kernels::fused_mask_light<Word>);
+    grids.mask_heavy = grid(kernels::fused_mask_heavy<Word>);
+    grids.mask_settle = grid(kernels::fused_settle_level<Word>);
+    grids.chunk_light = grid(kernels::fused_chunk_light<Word>);
+    grids.chunk_heavy = grid(kernels::fused_chunk_heavy<Word>);
+    grids.pull = grid(kernels::fused_chunk_pull<Word, Word>);
+    grids.pull_wide = grid(kernels::fused_chunk_pull<Word, unsigned long long>);
+  };
+  size(grids_, [](auto kernel) { return persistent_grid(kernel); });
+  size(beside_grids_, [&](auto kernel) { return resident_grid_beside(kernel, kernels::fused_block_threads, draw); });
 }
 
 fused_sampler::~fused_sampler() {
+  if (draw_stream_ != nullptr) {
+    (void)cudaStreamSynchronize(draw_stream_);  // a draw ahead writes a buffer freed below
+    (void)cudaStreamDestroy(draw_stream_);
+  }
+  if (drawn_ahead_ != nullptr) (void)cudaEventDestroy(drawn_ahead_);
   for (cudaEvent_t e : events_) (void)cudaEventDestroy(e);
   if (host_counters_ != nullptr) (void)cudaFreeHost(host_counters_);
   if (host_stats_ != nullptr) (void)cudaFreeHost(host_stats_);
@@ -196,7 +227,9 @@ std::uint32_t fused_sampler::mask_groups_for_next_batch(std::uint32_t group_cap)
   const bool pilot = mask_mode_ == mask_mode::automatic && expected_set_size_ < 0;
   if (mask_mode_ == mask_mode::automatic && !pilot &&
       expected_set_size_ < fused_mask_min_share * static_cast<double>(graph_.num_vertices)) {
-    masks_.reset();
+    drop_draw_ahead();
+    masks_[0].reset();
+    masks_[1].reset();
     mask_groups_ = 0;
     return 0;
   }
@@ -204,7 +237,9 @@ std::uint32_t fused_sampler::mask_groups_for_next_batch(std::uint32_t group_cap)
   if (mask_groups_ < wanted) {
     // A group's masks: a colour word per in-edge and word. They take at most half the budget left,
     // as the colour words did (the sets and their index need the rest).
-    masks_.reset();
+    drop_draw_ahead();
+    masks_[0].reset();
+    masks_[1].reset();
     mask_groups_ = 0;
     const std::uint64_t per_group = std::max<std::uint64_t>(graph_.num_edges, 1) * words_ * word_bytes_;
     const std::uint64_t groups = std::min<std::uint64_t>(budget_->available_bytes() / 2 / per_group, wanted);
@@ -212,10 +247,64 @@ std::uint32_t fused_sampler::mask_groups_for_next_batch(std::uint32_t group_cap)
       masks_refused_ = true;  // draw per item from then on
       return 0;
     }
-    masks_ = device_buffer<unsigned char>(*budget_, groups * per_group, "fused edge masks");
+    masks_[0] = device_buffer<unsigned char>(*budget_, groups * per_group, "fused edge masks");
     mask_groups_ = static_cast<std::uint32_t>(groups);
   }
   return std::min(wanted, mask_groups_);
+}
+
+fused_sampler::batch_shape fused_sampler::shape_of(std::uint64_t left, std::uint32_t group_cap,
+                                                   std::uint32_t mask_groups) const {
+  const bool masks = mask_groups > 0;
+  // With masks, whole chunks of 32 (group, word) slots a vertex where the cap allows: such a
+  // batch's levels go by chunks (fused_args::chunked).
+  const std::uint32_t chunk_groups = 32 / std::gcd(32U, words_);
+  const bool chunks = masks && mask_groups >= chunk_groups;
+  const std::uint32_t groups_cap = !masks ? group_cap : chunks ? mask_groups / chunk_groups * chunk_groups : mask_groups;
+  const std::uint64_t per_batch = static_cast<std::uint64_t>(colours_) * groups_cap;
+  const auto batch = static_cast<std::uint32_t>(std::min(per_batch, left));
+  std::uint32_t groups = (batch + colours_ - 1) / colours_;
+  // A batch short of whole chunks traverses empty groups up to the next chunk when they add at
+  // most a quarter to its mask draws, so that its levels too go by chunks (at p = 0.2 the light
+  // kernel's 63 of 127 groups took ~0.13 s unchunked). Within the cap, a whole number of chunks.
+  const std::uint32_t padded = (groups + chunk_groups - 1) / chunk_groups * chunk_groups;
+  if (chunks && padded - groups <= groups / 4) groups = padded;
+  return {batch, groups};
+}
+
+void fused_sampler::drop_draw_ahead() {
+  if (!ahead_.valid) return;
+  WF_CUDA_CHECK(cudaStreamSynchronize(draw_stream_));
+  ahead_.valid = false;
+}
+
+template <class Word>
+void fused_sampler::draw_ahead(std::uint64_t first_id, const batch_shape& next, unsigned buffer) {
+  // The next batch takes masks if the expected set does not change its mind: a pilot's does.
+  const bool expected = mask_mode_ == mask_mode::on ||
+                        expected_set_size_ >= fused_mask_min_share * static_cast<double>(graph_.num_vertices);
+  if (draw_stream_ == nullptr || !expected || second_refused_) return;
+  const unsigned other = 1 - buffer;
+  if (masks_[other].empty()) {
+    // As the first, at most half the budget left; the sets need the rest.
+    const std::uint64_t bytes = masks_[buffer].size();
+    if (bytes > budget_->available_bytes() / 2) {
+      second_refused_ = true;
+      return;
+    }
+    masks_[other] = device_buffer<unsigned char>(*budget_, bytes, "fused edge masks drawn ahead");
+  }
+  const kernels::fused_args<Word> a = batch_args<Word>(first_id, next.samples, next.groups, true, other);
+  WF_CUDA_CHECK(cudaMemsetAsync(a.draw_claims, 0, sizeof(unsigned long long), draw_stream_));
+  kernels::fused_draw_edge_masks<Word>
+      <<<multiprocessor_count() * overlap_blocks_, kernels::fused_block_threads, 0, draw_stream_>>>(graph_, a);
+  WF_CUDA_CHECK(cudaGetLastError());
+  WF_CUDA_CHECK(cudaEventRecord(drawn_ahead_, draw_stream_));
+  ahead_.valid = true;
+  ahead_.first_id = first_id;
+  ahead_.shape = next;
+  ahead_.buffer = other;
+  beside_draw_ = true;  // the rest of this batch's levels leave it room
 }
 
 template <class Target>
@@ -224,41 +313,42 @@ void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, 
   for (std::uint64_t done = 0; done < count;) {
     const std::uint32_t mask_groups = mask_groups_for_next_batch(group_cap);
     const bool masks = mask_groups > 0;
-    // With masks, whole chunks of 32 (group, word) slots a vertex where the cap allows: such a
-    // batch's levels go by chunks (fused_args::chunked).
-    const std::uint32_t chunk_groups = 32 / std::gcd(32U, words_);
-    const bool chunks = masks && mask_groups >= chunk_groups;
-    const std::uint32_t groups_cap = !masks ? group_cap : chunks ? mask_groups / chunk_groups * chunk_groups : mask_groups;
-    const std::uint64_t per_batch = static_cast<std::uint64_t>(colours_) * groups_cap;
-    const auto batch = static_cast<std::uint32_t>(std::min(per_batch, count - done));
-    std::uint32_t groups = (batch + colours_ - 1) / colours_;
-    // A batch short of whole chunks traverses empty groups up to the next chunk when they add at
-    // most a quarter to its mask draws, so that its levels too go by chunks (at p = 0.2 the light
-    // kernel's 63 of 127 groups took ~0.13 s unchunked). Within the cap, a whole number of chunks.
-    const std::uint32_t padded = (groups + chunk_groups - 1) / chunk_groups * chunk_groups;
-    if (chunks && padded - groups <= groups / 4) groups = padded;
-    // Room for the rest of the request at the mean set so far (a tenth more), once, where the
-    // budget affords it: dense batches hold billions of members, and the store grew by half batch
-    // after batch, each time a new block and a copy of every member held (topcats-like at p = 0.2:
-    // 8.4 GB after the first of two batches of 2,048 sets). Made while the batch's first levels
-    // run: mapping the block keeps the host ~1.3 ms a GB (H200: 23.7 ms for the rest of 4,096 sets
-    // at p = 0.2), which left the GPU idle when it came before the launches.
-    const auto reserve_rest = [&] {
+    const batch_shape shape = shape_of(count - done, group_cap, mask_groups);
+    const std::uint32_t batch = shape.samples;
+    // This batch's masks were drawn ahead (the last batch started them), or a draw ahead for a
+    // batch that turned out otherwise is waited for and left.
+    const bool drawn = masks && ahead_.valid && ahead_.first_id == first_id + done &&
+                       ahead_.shape.samples == batch && ahead_.shape.groups == shape.groups;
+    if (!drawn) drop_draw_ahead();
+    const unsigned buffer = drawn ? ahead_.buffer : 0;
+    ahead_.valid = false;
+    beside_draw_ = false;
+    // Once the batch's first levels are queued: room for the rest of the request at the mean set
+    // so far (a tenth more), once, where the budget affords it: dense batches hold billions of
+    // members, and the store grew by half batch after batch, each time a new block and a copy of
+    // every member held (topcats-like at p = 0.2: 8.4 GB after the first of two batches of 2,048
+    // sets). Mapping the block keeps the host ~1.3 ms a GB (H200: 23.7 ms for the rest of 4,096
+    // sets at p = 0.2), which left the GPU idle when it came before the launches. Then the next
+    // batch's masks start drawing beside this batch's levels.
+    const auto queued = [&](auto word) {
+      using Word = decltype(word);
       if constexpr (std::is_same_v<Target, rr_store>) {
         if (expected_set_size_ >= 0 && count - done > batch)
           target.reserve_ahead(count - done,
                                static_cast<std::uint64_t>(1.1 * expected_set_size_ * static_cast<double>(count - done)),
                                stream_);
       }
+      if (masks && count - done > batch)
+        draw_ahead<Word>(first_id + done + batch, shape_of(count - done - batch, group_cap, mask_groups), buffer);
     };
     const std::size_t extract_events = events_per_level * max_poll_levels + 2;
     std::uint64_t members = 0;
     if (word_bytes_ == 8) {
-      const auto a = traverse<unsigned long long>(first_id + done, batch, groups, masks, reserve_rest);
+      const auto a = traverse<unsigned long long>(first_id + done, shape, masks, buffer, drawn, queued);
       if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
       members = extract(a, target);
     } else {
-      const auto a = traverse<unsigned>(first_id + done, batch, groups, masks, reserve_rest);
+      const auto a = traverse<unsigned>(first_id + done, shape, masks, buffer, drawn, queued);
       if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[extract_events], stream_));
       members = extract(a, target);
     }
@@ -281,6 +371,7 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   a.next = masks[(level + 1) % 2];
   a.queue = queues[level % 2];
   a.next_queue = queues[(level + 1) % 2];
+  const level_grids& grids = beside_draw_ ? beside_grids_ : grids_;
   a.counts = counters_.data() + 2 * (level % 3);
   a.next_light = counters_.data() + 2 * ((level + 1) % 3);
   a.next_heavy = a.next_light + 1;
@@ -290,48 +381,46 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event], stream_));
   if (a.masks != nullptr) {
     if (a.chunked) {
-      kernels::fused_chunk_light<Word><<<chunk_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      kernels::fused_chunk_light<Word><<<grids.chunk_light, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
       WF_CUDA_CHECK(cudaGetLastError());
       // Returns at once unless the level pulls (kernels::pulls), when the light and heavy kernels
       // do; the profile counts it as light.
       if (a.pull_segments > 0 && kernels::pull_lanes_fit<Word>(a.mask_edge_stride)) {
         kernels::fused_chunk_pull<Word, unsigned long long>
-            <<<pull_wide_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+            <<<grids.pull_wide, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
       } else if (a.pull_segments > 0) {
-        kernels::fused_chunk_pull<Word, Word><<<pull_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+        kernels::fused_chunk_pull<Word, Word><<<grids.pull, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
       }
     } else {
-      kernels::fused_mask_light<Word><<<mask_light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      kernels::fused_mask_light<Word><<<grids.mask_light, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     }
     WF_CUDA_CHECK(cudaGetLastError());
     if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
     if (a.chunked) {
-      kernels::fused_chunk_heavy<Word><<<chunk_heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      kernels::fused_chunk_heavy<Word><<<grids.chunk_heavy, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     } else {
-      kernels::fused_mask_heavy<Word><<<mask_heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+      kernels::fused_mask_heavy<Word><<<grids.mask_heavy, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     }
     WF_CUDA_CHECK(cudaGetLastError());
-    kernels::fused_settle_level<Word><<<mask_settle_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    kernels::fused_settle_level<Word><<<grids.mask_settle, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
   } else if (params_.model == diffusion_model::ic) {
-    kernels::fused_ic_light<Word><<<light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    kernels::fused_ic_light<Word><<<grids.light, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
     if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
-    kernels::fused_ic_heavy<Word><<<heavy_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    kernels::fused_ic_heavy<Word><<<grids.heavy, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
   } else {
-    kernels::fused_lt<Word><<<light_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    kernels::fused_lt<Word><<<grids.light, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
     if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 1], stream_));
   }
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event + 2], stream_));
 }
 
-template <class Word, class Queued>
-kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::uint32_t num_samples,
-                                                  std::uint32_t groups, bool masks, Queued&& queued) {
-  const std::uint64_t n = graph_.num_vertices;
-  const std::uint64_t slots = n * words_ * groups;
+template <class Word>
+kernels::fused_args<Word> fused_sampler::batch_args(std::uint64_t first_id, std::uint32_t num_samples,
+                                                    std::uint32_t groups, bool masks, unsigned buffer) const {
   kernels::fused_args<Word> a{};
   a.seed = params_.seed;
   a.mean_roots = params_.mean_roots;
@@ -340,6 +429,23 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.colours = colours_;
   a.words = words_;
   a.num_groups = groups;
+  a.blocks = params_.model == diffusion_model::ic ? blocks_ : ic_block_view{};
+  a.rules = rules_.data();
+  a.masks = masks ? reinterpret_cast<const Word*>(masks_[buffer].data()) : nullptr;
+  a.chunked = masks && groups * words_ % 32 == 0;
+  a.mask_slot_stride = a.chunked ? 1 : graph_.num_edges;
+  a.mask_edge_stride = a.chunked ? static_cast<std::uint64_t>(groups) * words_ : 1;
+  a.draw_claims = draw_claims_.data() + buffer;
+  return a;
+}
+
+template <class Word, class Queued>
+kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const batch_shape& shape, bool masks,
+                                                  unsigned buffer, bool drawn, Queued&& queued) {
+  const std::uint64_t n = graph_.num_vertices;
+  const std::uint32_t num_samples = shape.samples;
+  const std::uint64_t slots = n * words_ * shape.groups;
+  kernels::fused_args<Word> a = batch_args<Word>(first_id, num_samples, shape.groups, masks, buffer);
   a.keys = keys_.data();
   a.visited = reinterpret_cast<Word*>(visited_.data());
   // The roots are level 0's frontier: launch_level(0) reads current_ / queue_ / ring entry 0.
@@ -352,13 +458,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   a.next_heavy = counters_.data() + 1;
   a.edges_examined = examined_.data();
   a.stats = examined_.data() + 1;
-  a.blocks = params_.model == diffusion_model::ic ? blocks_ : ic_block_view{};
-  a.rules = rules_.data();
   a.heavy = masks ? mask_heavy_.data() : heavy_.data();
-  a.masks = masks ? reinterpret_cast<const Word*>(masks_.data()) : nullptr;
-  a.chunked = masks && groups * words_ % 32 == 0;
-  a.mask_slot_stride = a.chunked ? 1 : graph_.num_edges;
-  a.mask_edge_stride = a.chunked ? static_cast<std::uint64_t>(groups) * words_ : 1;
   // Chunked levels pull when they queue at least pull_share_ of the batch's slots (WF_FUSED_PULL);
   // the count is the queue's, padding included.
   a.pull_first = pull_first_.data();
@@ -383,10 +483,15 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   const std::size_t mask_event = events_per_level * max_poll_levels + 4;
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[mask_event], stream_));
   if (masks) {
+    // Drawn ahead: this full grid draws what the draw ahead has not claimed, beside it, and the
+    // levels wait for both.
+    if (!drawn) WF_CUDA_CHECK(cudaMemsetAsync(a.draw_claims, 0, sizeof(unsigned long long), stream_));
     kernels::fused_draw_edge_masks<Word><<<mask_draw_grid_, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
     WF_CUDA_CHECK(cudaGetLastError());
+    if (drawn) WF_CUDA_CHECK(cudaStreamWaitEvent(stream_, drawn_ahead_, 0));
     ++profile_.mask_batches;
     if (a.chunked) ++profile_.chunked_batches;
+    if (drawn) ++profile_.drawn_ahead_batches;
   }
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[setup_events + 1], stream_));
   // Levels are queued a chunk at a time; the ring entry the next level would read tells whether
@@ -395,7 +500,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, std::u
   for (std::uint32_t chunk = first_poll_levels;; chunk = std::min(2 * chunk, max_poll_levels)) {
     const std::uint32_t chunk_first = level;
     for (std::uint32_t i = 0; i < chunk; ++i) launch_level(a, level++);
-    if (chunk_first == 0) queued();
+    if (chunk_first == 0) queued(Word{});
     WF_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data() + 2 * (level % 3), 2 * sizeof(unsigned),
                                   cudaMemcpyDeviceToHost, stream_));
     WF_CUDA_CHECK(cudaStreamSynchronize(stream_));

@@ -51,8 +51,9 @@ struct fused_profile {
   std::uint64_t pulled_levels = 0;    // chunked levels that pulled (fused_chunk_pull)
   std::uint64_t mask_batches = 0;     // batches traversed with edge masks (their items: (edge, word) pairs)
   std::uint64_t chunked_batches = 0;  // of those, the batches whose levels went by chunks (fused_args::chunked)
+  std::uint64_t drawn_ahead_batches = 0;  // of those, the batches whose masks started drawing beside the last one's levels
   double setup_ms = 0;                // clearing the colour words and drawing the roots
-  double masks_ms = 0;                // drawing the edge masks
+  double masks_ms = 0;                // drawing the edge masks (what a draw ahead left)
   double light_ms = 0;                // light kernels (the LT kernel under LT)
   double heavy_ms = 0;                // heavy kernels (and the settling of the levels with edge masks)
   double extract_ms = 0;              // members to the store or words to the bitmap
@@ -75,6 +76,9 @@ class fused_sampler {
   /// takes them when the expected set (set_expected_set_size, then the last batch's mean) holds
   /// at least fused_mask_min_share of the vertices, and a first batch with no expected set is a
   /// one-group pilot with them.
+  /// WF_FUSED_OVERLAP=N (N >= 0) sets the blocks a multiprocessor gives to drawing the next
+  /// batch's masks during a batch's levels (0: none; default fused_overlap_blocks), when a second
+  /// mask buffer fits half the budget left.
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
                 std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
@@ -108,18 +112,39 @@ class fused_sampler {
   /// The persistent grids of the kernels over `Word` colour words.
   template <class Word>
   void size_grids();
+  /// Samples and groups of the next batch, `left` samples being left, with `mask_groups` groups
+  /// of masks (0: none).
+  struct batch_shape {
+    std::uint32_t samples;
+    std::uint32_t groups;
+  };
+  batch_shape shape_of(std::uint64_t left, std::uint32_t group_cap, std::uint32_t mask_groups) const;
+  /// The state of a batch of `num_samples` samples from `first_id` in `groups` groups, with edge
+  /// masks in buffer `buffer` when `masks` (everything the mask draw reads; traverse adds the
+  /// levels' buffers).
+  template <class Word>
+  kernels::fused_args<Word> batch_args(std::uint64_t first_id, std::uint32_t num_samples, std::uint32_t groups,
+                                       bool masks, unsigned buffer) const;
+  /// Starts drawing the masks of the batch that follows the one in buffer `buffer` (`next` of it,
+  /// from `first_id`) on the draw stream, a small grid beside the levels, when the next batch is
+  /// expected to take masks and the other buffer fits; its levels then use the grids beside it.
+  template <class Word>
+  void draw_ahead(std::uint64_t first_id, const batch_shape& next, unsigned buffer);
+  /// Waits for a draw ahead and forgets it (before its buffer is freed or left unused).
+  void drop_draw_ahead();
   /// Queues level `level`'s kernels (arguments `a` with that level's masks, queues and counts).
   template <class Word>
   void launch_level(kernels::fused_args<Word> a, std::uint32_t level);
   /// Adds the milliseconds between profiling events `from` and `to` to `sum`.
   void add_event_time(std::size_t from, std::size_t to, double& sum);
-  /// Traverses samples first_id .. first_id + num_samples - 1 in `groups` groups (at least enough
-  /// for them; groups past them stay empty); their visited words are then in visited_ (the
-  /// returned state's). Blocks. `queued()` runs once the first levels are queued, before the host
-  /// first waits for them, so that host work there overlaps the GPU's.
+  /// Traverses samples first_id .. first_id + shape.samples - 1 in shape.groups groups (at least
+  /// enough for them; groups past them stay empty), with the edge masks of buffer `buffer` when
+  /// `masks` (`drawn`: a draw ahead started them); their visited words are then in visited_ (the
+  /// returned state's). Blocks. `queued(Word{})` runs once the first levels are queued, before the
+  /// host first waits for them, so that host work there overlaps the GPU's.
   template <class Word, class Queued>
-  kernels::fused_args<Word> traverse(std::uint64_t first_id, std::uint32_t num_samples, std::uint32_t groups,
-                                     bool masks, Queued&& queued);
+  kernels::fused_args<Word> traverse(std::uint64_t first_id, const batch_shape& shape, bool masks, unsigned buffer,
+                                     bool drawn, Queued&& queued);
   /// Extract the traversed sets into the target; return their members.
   template <class Word>
   std::uint64_t extract(const kernels::fused_args<Word>& a, rr_store& store);
@@ -134,16 +159,23 @@ class fused_sampler {
   std::uint32_t word_bytes_;
   std::uint32_t max_groups_ = 1;
   std::uint32_t flat_groups_ = 1;  // groups per batch into a flat store
-  unsigned light_grid_ = 0;        // persistent grids of the level kernels (blocks)
-  unsigned heavy_grid_ = 0;
-  unsigned mask_draw_grid_ = 0;    // the edge masks' kernels
-  unsigned mask_light_grid_ = 0;
-  unsigned mask_heavy_grid_ = 0;
-  unsigned mask_settle_grid_ = 0;
-  unsigned chunk_light_grid_ = 0;  // the chunked levels' (batches of 32 (group, word) slots a vertex)
-  unsigned chunk_heavy_grid_ = 0;
-  unsigned pull_grid_ = 0;
-  unsigned pull_wide_grid_ = 0;  // two 32-bit words a lane (kernels::pull_lanes_fit)
+  /// Persistent grids of the level kernels (blocks).
+  struct level_grids {
+    unsigned light = 0;
+    unsigned heavy = 0;
+    unsigned mask_light = 0;  // the edge masks' kernels
+    unsigned mask_heavy = 0;
+    unsigned mask_settle = 0;
+    unsigned chunk_light = 0;  // the chunked levels' (batches of 32 (group, word) slots a vertex)
+    unsigned chunk_heavy = 0;
+    unsigned pull = 0;
+    unsigned pull_wide = 0;  // two 32-bit words a lane (kernels::pull_lanes_fit)
+  };
+  level_grids grids_;         // alone on the device
+  level_grids beside_grids_;  // beside a draw ahead's overlap_blocks_ blocks a multiprocessor
+  bool beside_draw_ = false;  // this batch's levels use beside_grids_
+  unsigned mask_draw_grid_ = 0;
+  unsigned overlap_blocks_ = 0;  // WF_FUSED_OVERLAP
   double pull_share_ = 0.5;  // chunked levels pull when they queue this share of the slots (< 0: never)
   device_buffer<std::uint32_t> pull_first_;     // per out-edge segment: its first edge's source
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
@@ -165,8 +197,18 @@ class fused_sampler {
   device_buffer<std::uint8_t> heavy_;           // per vertex: heavy slot
   device_buffer<std::uint8_t> mask_heavy_;      // per vertex: heavy slot under the edge masks
   enum class mask_mode { automatic, on, off } mask_mode_ = mask_mode::automatic;
-  device_buffer<unsigned char> masks_;          // edge masks of mask_groups_ groups (allocated on first use)
-  std::uint32_t mask_groups_ = 0;
+  device_buffer<unsigned char> masks_[2];       // edge masks of mask_groups_ groups each (allocated on
+  std::uint32_t mask_groups_ = 0;               //   first use; the second for draws ahead)
+  bool second_refused_ = false;                 // the second buffer did not fit: no draws ahead
+  device_buffer<unsigned long long> draw_claims_;  // per buffer: its draw's next task
+  cudaStream_t draw_stream_ = nullptr;          // draws ahead
+  cudaEvent_t drawn_ahead_ = nullptr;           // recorded after a draw ahead
+  struct {
+    bool valid = false;
+    std::uint64_t first_id = 0;
+    batch_shape shape{0, 0};
+    unsigned buffer = 0;
+  } ahead_;                                     // the batch a draw ahead draws for
   bool masks_refused_ = false;                  // not even one group's fitted: draw per item from then on
   double expected_set_size_ = -1;              // members; negative: unknown
   unsigned* host_counters_ = nullptr;  // pinned: light, heavy, member total

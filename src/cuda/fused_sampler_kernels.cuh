@@ -73,7 +73,11 @@ struct fused_args {
                                   //   (fused_chunk_pull; 0xffffffff: never)
   const std::uint32_t* pull_first; // source vertex of out-edge segment t's first edge (fused_pull_segment)
   std::uint64_t pull_segments;    // out-edge segments of fused_pull_segment edges
+  unsigned long long* draw_claims; // the mask draw's next unclaimed task (fused_draw_edge_masks)
 };
+
+/// Tasks (unit, tile) a warp of the mask draw claims at once (fused_draw_edge_masks).
+inline constexpr unsigned fused_draw_claim = 4;
 
 /// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
 /// order, across source vertices, so that a hub's out-edges spread over many warps.

@@ -42,4 +42,55 @@ unsigned resident_grid(Kernel kernel, unsigned threads, std::size_t shared_bytes
   return multiprocessor_count() * resident_blocks_per_sm(kernel, threads, shared_bytes);
 }
 
+/// What resident blocks of one kernel take of a multiprocessor: registers (allocated a warp at a
+/// time, in units of 256), threads, shared memory (static, plus the per-block reserve) and a block
+/// slot each.
+struct sm_share {
+  unsigned long long registers = 0;
+  unsigned long long threads = 0;
+  unsigned long long shared_bytes = 0;
+  unsigned blocks = 0;
+};
+
+template <class Kernel>
+sm_share share_of(Kernel kernel, unsigned threads, unsigned blocks) {
+  cudaFuncAttributes attributes{};
+  WF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  int device = 0;
+  int reserved = 0;
+  WF_CUDA_CHECK(cudaGetDevice(&device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+  const unsigned long long warps = (threads + 31) / 32;
+  const unsigned long long warp_registers = (static_cast<unsigned long long>(attributes.numRegs) * 32 + 255) / 256 * 256;
+  return {blocks * warps * warp_registers, static_cast<unsigned long long>(blocks) * threads,
+          blocks * (attributes.sharedSizeBytes + static_cast<unsigned long long>(reserved)), blocks};
+}
+
+/// A persistent grid of `kernel` that one multiprocessor holds beside `beside` (the resident
+/// blocks of a kernel running at the same time on another stream): as many blocks as fit in what
+/// `beside` leaves, at most as many as fit alone, at least 1 a multiprocessor.
+template <class Kernel>
+unsigned resident_grid_beside(Kernel kernel, unsigned threads, const sm_share& beside) {
+  int device = 0;
+  int registers = 0;
+  int max_threads = 0;
+  int shared_bytes = 0;
+  int max_blocks = 0;
+  WF_CUDA_CHECK(cudaGetDevice(&device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&registers, cudaDevAttrMaxRegistersPerMultiprocessor, device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&shared_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  WF_CUDA_CHECK(cudaDeviceGetAttribute(&max_blocks, cudaDevAttrMaxBlocksPerMultiprocessor, device));
+  const sm_share one = share_of(kernel, threads, 1);
+  const auto left = [](unsigned long long total, unsigned long long taken, unsigned long long each) {
+    return each == 0 ? ~0ULL : (total > taken ? (total - taken) / each : 0);
+  };
+  unsigned long long blocks = resident_blocks_per_sm(kernel, threads);
+  blocks = std::min(blocks, left(static_cast<unsigned long long>(registers), beside.registers, one.registers));
+  blocks = std::min(blocks, left(static_cast<unsigned long long>(max_threads), beside.threads, one.threads));
+  blocks = std::min(blocks, left(static_cast<unsigned long long>(shared_bytes), beside.shared_bytes, one.shared_bytes));
+  blocks = std::min(blocks, left(static_cast<unsigned long long>(max_blocks), beside.blocks, 1));
+  return multiprocessor_count() * static_cast<unsigned>(std::max<unsigned long long>(blocks, 1));
+}
+
 }  // namespace wildfire::cuda

@@ -223,6 +223,44 @@ INSTANTIATE_TEST_SUITE_P(Graphs, CudaFusedChunked, ::testing::ValuesIn(chunked_c
                                   std::to_string(info.param.chunks) + "_chunks_pull_" + info.param.pull;
                          });
 
+// Masks drawn ahead (fused_sampler::draw_ahead): a batch's masks start drawing on a second stream
+// while the batch before it traverses, into the other of two buffers, and a full grid draws what
+// is left; into the flat store every batch of a request but its first is drawn so (masks forced),
+// chunked or not, and into the bitmap some are. WF_FUSED_OVERLAP=0 draws none ahead.
+TEST(CudaFused, EdgeMasksDrawnAheadEqualReference) {
+  if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
+  const environment_override masks("WF_FUSED_MASKS", "on");
+  const csr_graph dense = test::model_hub_graph(3100, "uniform:0.3");
+  const csr_graph cascade = test::model_hub_graph(3100, "wc");
+  // 32 groups a batch: chunked batches of 1,024 sets, 6 of them in two requests; one group a
+  // batch: batches of 32 sets, the last of each request shorter, 11 of them.
+  for (const auto& [groups, count] : {std::pair{"32", 6144U}, std::pair{"1", 300U}}) {
+    const environment_override in_flight("WF_FUSED_GROUPS", groups);
+    for (const auto representation : {cuda::rr_representation::flat, cuda::rr_representation::bitmap}) {
+      for (const auto& [g, name] : {std::pair{&dense, "uniform:0.3"}, std::pair{&cascade, "wc"}}) {
+        const std::string at = std::string(name) + ", groups " + groups + ", " +
+                               (representation == cuda::rr_representation::flat ? "flat" : "bitmap");
+        cuda::cuda_collection_profile profile;
+        expect_fused_equals_reference(*g, diffusion_model::ic, 32, representation, count, at, &profile);
+        if (groups == std::string("32")) EXPECT_EQ(profile.fused_chunked_batches, profile.fused_batches) << at;
+        if (representation == cuda::rr_representation::bitmap) {
+          EXPECT_GT(profile.fused_drawn_ahead_batches, 0U) << at;
+          continue;
+        }
+        EXPECT_EQ(profile.fused_batches, groups == std::string("32") ? 6U : 11U) << at;
+        EXPECT_EQ(profile.fused_drawn_ahead_batches, profile.fused_batches - 2) << at;
+      }
+    }
+  }
+  const environment_override in_flight("WF_FUSED_GROUPS", "32");
+  const environment_override none("WF_FUSED_OVERLAP", "0");
+  cuda::cuda_collection_profile profile;
+  expect_fused_equals_reference(dense, diffusion_model::ic, 32, cuda::rr_representation::flat, 6144,
+                                "uniform:0.3, WF_FUSED_OVERLAP=0", &profile);
+  EXPECT_EQ(profile.fused_batches, 6U);
+  EXPECT_EQ(profile.fused_drawn_ahead_batches, 0U);
+}
+
 // The automatic choice: a forced fused traversal starts with a one-group pilot batch with masks,
 // then draws masks only while the mean set reaches fused_mask_min_share of the vertices. The
 // premises (each graph's mean set against the threshold) are asserted on the reference sets.
