@@ -143,6 +143,7 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   if (mask_mode_ != mask_mode::off && overlap_blocks_ > 0) {
     WF_CUDA_CHECK(cudaStreamCreateWithFlags(&draw_stream_, cudaStreamNonBlocking));
     WF_CUDA_CHECK(cudaEventCreateWithFlags(&drawn_ahead_, cudaEventDisableTiming));
+    WF_CUDA_CHECK(cudaEventCreateWithFlags(&ahead_start_, cudaEventDisableTiming));
   }
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(unsigned)));
   WF_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_stats_),
@@ -189,6 +190,7 @@ fused_sampler::~fused_sampler() {
     (void)cudaStreamDestroy(draw_stream_);
   }
   if (drawn_ahead_ != nullptr) (void)cudaEventDestroy(drawn_ahead_);
+  if (ahead_start_ != nullptr) (void)cudaEventDestroy(ahead_start_);
   for (cudaEvent_t e : events_) (void)cudaEventDestroy(e);
   if (host_counters_ != nullptr) (void)cudaFreeHost(host_counters_);
   if (host_stats_ != nullptr) (void)cudaFreeHost(host_stats_);
@@ -295,6 +297,10 @@ void fused_sampler::draw_ahead(std::uint64_t first_id, const batch_shape& next, 
     masks_[other] = device_buffer<unsigned char>(*budget_, bytes, "fused edge masks drawn ahead");
   }
   const kernels::fused_args<Word> a = batch_args<Word>(first_id, next.samples, next.groups, true, other);
+  // After the work queued so far: the budget allocates and frees in the order of stream_, and this
+  // batch's own draw then has the device to itself.
+  WF_CUDA_CHECK(cudaEventRecord(ahead_start_, stream_));
+  WF_CUDA_CHECK(cudaStreamWaitEvent(draw_stream_, ahead_start_, 0));
   WF_CUDA_CHECK(cudaMemsetAsync(a.draw_claims, 0, sizeof(unsigned long long), draw_stream_));
   kernels::fused_draw_edge_masks<Word>
       <<<multiprocessor_count() * overlap_blocks_, kernels::fused_block_threads, 0, draw_stream_>>>(graph_, a);

@@ -203,6 +203,7 @@ class fused_sampler {
   device_buffer<unsigned long long> draw_claims_;  // per buffer: its draw's next task
   cudaStream_t draw_stream_ = nullptr;          // draws ahead
   cudaEvent_t drawn_ahead_ = nullptr;           // recorded after a draw ahead
+  cudaEvent_t ahead_start_ = nullptr;           // what a draw ahead waits for on stream_
   struct {
     bool valid = false;
     std::uint64_t first_id = 0;
