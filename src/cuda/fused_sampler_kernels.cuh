@@ -77,7 +77,7 @@ struct fused_args {
 };
 
 /// Tasks (unit, tile) a warp of the mask draw claims at once (fused_draw_edge_masks).
-inline constexpr unsigned fused_draw_claim = 4;
+inline constexpr unsigned fused_draw_claim = 1;
 
 /// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
 /// order, across source vertices, so that a hub's out-edges spread over many warps.
