@@ -130,6 +130,10 @@ class fused_sampler {
   /// expected to take masks and the other buffer fits; its levels then use the grids beside it.
   template <class Word>
   void draw_ahead(std::uint64_t first_id, const batch_shape& next, unsigned buffer);
+  /// Draws what a draw ahead has left with a full grid, after this batch's levels; the stream
+  /// then waits for the draw ahead.
+  template <class Word>
+  void finish_draw_ahead();
   /// Waits for a draw ahead and forgets it (before its buffer is freed or left unused).
   void drop_draw_ahead();
   /// Queues level `level`'s kernels (arguments `a` with that level's masks, queues and counts).
