@@ -48,6 +48,7 @@ check racecheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*' 100 4      # the
 check memcheck wildfire_cuda_gpu_tests 'CudaBlockRule.*:CudaSmallSets.*:CudaRrCollection.EqualsReferenceUnderTheBlockRule:CudaRrCollection.WholeGraphSetsTakeTheRetryPath' 60
 check memcheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference:CudaBitmap.EqualsFlatAndCpuGreedy:CudaIncremental.DeferredSlicesEqualReference:CudaStreamed.EqualsFlatOnHubGraphs:CudaSpreadSimulator.RejectsBadInput' 60
 check memcheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*' 120
+check memcheck wildfire_cuda_gpu_tests 'CudaFused.EdgeMasksDrawnAheadEqualReference' 60  # two streams, two mask buffers
 check memcheck wildfire_cuda_gpu_tests 'CudaIncremental.Candidate*:CudaIncremental.SegmentedIndexEqualsCpuGreedy:CudaIncremental.OneLaunch*' 90
 check memcheck wildfire_twitter_gpu_tests 'TwitterGpu.Staged*:TwitterGpu.SharedPull*' 60 4
 echo "sanitize: $( ((failed == 0)) && echo 'all clean' || echo 'NOT all clean (see above)') after $(elapsed) s"

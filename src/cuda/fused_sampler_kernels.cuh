@@ -76,7 +76,7 @@ struct fused_args {
   unsigned long long* draw_claims; // the mask draw's next unclaimed task (fused_draw_edge_masks)
 };
 
-/// Tasks (unit, tile) a warp of the mask draw claims at once (fused_draw_edge_masks).
+/// Tasks (unit, tile) a warp of the mask draw claims at once (fused_draw_edge_masks; four were slower).
 inline constexpr unsigned fused_draw_claim = 1;
 
 /// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
