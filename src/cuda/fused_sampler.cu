@@ -290,7 +290,8 @@ void fused_sampler::draw_ahead(std::uint64_t first_id, const batch_shape& next, 
   if (draw_stream_ == nullptr || !expected || second_refused_) return;
   const unsigned other = 1 - buffer;
   if (masks_[other].empty()) {
-    // As the first, at most half the budget left; the sets need the rest.
+    // As the first, at most half the budget left (the request's sets are reserved by now: the
+    // store's rest before this call, the bitmap before the request).
     const std::uint64_t bytes = masks_[buffer].size();
     if (bytes > budget_->available_bytes() / 2) {
       second_refused_ = true;
@@ -337,6 +338,7 @@ void fused_sampler::finish_draw_ahead() {
 template <class Target>
 void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint32_t group_cap,
                                    Target& target) {
+  second_refused_ = false;
   for (std::uint64_t done = 0; done < count;) {
     const std::uint32_t mask_groups = mask_groups_for_next_batch(group_cap);
     const bool masks = mask_groups > 0;
@@ -387,6 +389,11 @@ void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, 
     }
     done += batch;
   }
+  // The second mask buffer goes back to the budget between requests: the sets' memory for a
+  // request is reserved before its first draw ahead, but later phases (the index, selection, the
+  // next request's store) may need it.
+  drop_draw_ahead();
+  masks_[1].reset();
 }
 
 template <class Word>

@@ -78,7 +78,7 @@ class fused_sampler {
   /// one-group pilot with them.
   /// WF_FUSED_OVERLAP=N (N >= 0) sets the blocks a multiprocessor gives to drawing the next
   /// batch's masks during a batch's levels (0: none; default fused_overlap_blocks), when a second
-  /// mask buffer fits half the budget left.
+  /// mask buffer fits half the budget left; it is freed at the end of each request.
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
                 std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
@@ -203,7 +203,7 @@ class fused_sampler {
   enum class mask_mode { automatic, on, off } mask_mode_ = mask_mode::automatic;
   device_buffer<unsigned char> masks_[2];       // edge masks of mask_groups_ groups each (allocated on
   std::uint32_t mask_groups_ = 0;               //   first use; the second for draws ahead)
-  bool second_refused_ = false;                 // the second buffer did not fit: no draws ahead
+  bool second_refused_ = false;                 // the second buffer did not fit: no draws ahead this request
   device_buffer<unsigned long long> draw_claims_;  // per buffer: its draw's next task
   cudaStream_t draw_stream_ = nullptr;          // draws ahead
   cudaEvent_t drawn_ahead_ = nullptr;           // recorded after a draw ahead
