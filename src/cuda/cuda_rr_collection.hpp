@@ -27,8 +27,11 @@ constexpr double warp_min_block_edge_share = 0.5;
 /// block rule. H200, topcats-like, uniform p, 8192 sets into the bitmap, warp against fused with
 /// 64 colours (docs/benchmarks/cuda.md, twenty-ninth session): a mean set of 10% of n (p = 0.06)
 /// 0.897 against 0.827 s, 18% 1.648 against 0.957 s, 33% 3.282 against 1.111 s; flat at 7% of n
-/// (p = 0.05) warp 0.915 against 1.514 s. Before the masks, warp and fused broke even at ~16%.
-constexpr double fused_large_set_share = 0.1;
+/// (p = 0.05) warp 0.915 against 1.514 s then, 0.880 against 0.661 s (32 colours) once the masks
+/// were drawn ahead (thirty-seventh session), when dense IMM at p = 0.05 (8% of n, bitmap) took
+/// 40.0 s on the warp path and 21.6 s fused. The share is the masks' own (fused_mask_min_share).
+/// Before the masks, warp and fused broke even at ~16%.
+constexpr double fused_large_set_share = 0.05;
 
 /// An rr_collection that samples (warp-per-sample or fused multi-colour traversal, chosen by
 /// `config.traversal` or automatically), stores, counts and selects on GPU `config.gpu_id`. The

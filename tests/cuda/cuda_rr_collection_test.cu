@@ -132,7 +132,7 @@ TEST(CudaRrCollection, AutomaticChoiceUnderTheBlockRuleFollowsTheSetShare) {
     bool fused;
   };
   for (const auto& [n, weights, fused] :
-       {choice_case{12000, "uniform:0.3", true}, choice_case{40000, "uniform:0.1", false}}) {
+       {choice_case{12000, "uniform:0.3", true}, choice_case{80000, "uniform:0.09", false}}) {
     SCOPED_TRACE(weights);
     const csr_graph g = test::model_hub_graph(n, weights);
     const double block_edge_share = static_cast<double>(test::block_rule_coverage_of(g).block_edges) / g.num_edges;
