@@ -182,9 +182,9 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
 /// once they end (fused_sampler.cu). Claiming also balances the tiles' uneven work: alone, a
 /// batch's draw went 40 -> 34 ms against a fixed stride of tasks a warp (H200, p = 0.2, 32
 /// colours); claims of four tasks were slower (55 ms), as warps side by side then wrote lines
-/// of the edge-major masks far apart in time. Each lane's key is its sample's (sample_key, as fused_roots
-/// computes it): the next batch's keys are not drawn yet. Colours past the batch's samples draw
-/// with key 0 and are never read (no frontier holds them).
+/// of the edge-major masks far apart in time. Each lane's key is its sample's (sample_key, as
+/// fused_roots computes it): the next batch's keys are not drawn yet. Colours past the batch's
+/// samples draw with key 0 and are never read (no frontier holds them).
 /// (Drawing lazily instead, per level for the slots that first join the frontier, drew as much,
 /// since the 32 colours of a group reach nearly every vertex with in-edges at p = 0.2, and its
 /// per-level pass over the queue cost 0.14 s more.)

@@ -313,7 +313,6 @@ void fused_sampler::draw_ahead(std::uint64_t first_id, const batch_shape& next, 
   ahead_.first_id = first_id;
   ahead_.shape = next;
   ahead_.buffer = other;
-  beside_draw_ = true;  // the rest of this batch's levels leave it room
 }
 
 template <class Word>
@@ -351,7 +350,6 @@ void fused_sampler::sample_batches(std::uint64_t first_id, std::uint64_t count, 
     if (!drawn) drop_draw_ahead();
     const unsigned buffer = drawn ? ahead_.buffer : 0;
     ahead_.valid = false;
-    beside_draw_ = false;
     // Once the batch's first levels are queued: room for the rest of the request at the mean set
     // so far (a tenth more), once, where the budget affords it: dense batches hold billions of
     // members, and the store grew by half batch after batch, each time a new block and a copy of
@@ -405,7 +403,8 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   a.next = masks[(level + 1) % 2];
   a.queue = queues[level % 2];
   a.next_queue = queues[(level + 1) % 2];
-  const level_grids& grids = beside_draw_ ? beside_grids_ : grids_;
+  // Once a draw ahead has started (this batch's ahead_), the rest of the levels leave it room.
+  const level_grids& grids = ahead_.valid ? beside_grids_ : grids_;
   a.counts = counters_.data() + 2 * (level % 3);
   a.next_light = counters_.data() + 2 * ((level + 1) % 3);
   a.next_heavy = a.next_light + 1;

@@ -51,7 +51,7 @@ struct fused_profile {
   std::uint64_t pulled_levels = 0;    // chunked levels that pulled (fused_chunk_pull)
   std::uint64_t mask_batches = 0;     // batches traversed with edge masks (their items: (edge, word) pairs)
   std::uint64_t chunked_batches = 0;  // of those, the batches whose levels went by chunks (fused_args::chunked)
-  std::uint64_t drawn_ahead_batches = 0;  // of those, the batches whose masks started drawing beside the last one's levels
+  std::uint64_t drawn_ahead_batches = 0;  // of those, masks started beside the last batch's levels
   double setup_ms = 0;                // clearing the colour words and drawing the roots
   double masks_ms = 0;                // drawing the edge masks (what a draw ahead left)
   double light_ms = 0;                // light kernels (the LT kernel under LT)
@@ -127,7 +127,8 @@ class fused_sampler {
                                        bool masks, unsigned buffer) const;
   /// Starts drawing the masks of the batch that follows the one in buffer `buffer` (`next` of it,
   /// from `first_id`) on the draw stream, a small grid beside the levels, when the next batch is
-  /// expected to take masks and the other buffer fits; its levels then use the grids beside it.
+  /// expected to take masks and the other buffer fits; this batch's later levels then use the
+  /// grids beside it.
   template <class Word>
   void draw_ahead(std::uint64_t first_id, const batch_shape& next, unsigned buffer);
   /// Draws what a draw ahead has left with a full grid, after this batch's levels; the stream
@@ -177,7 +178,6 @@ class fused_sampler {
   };
   level_grids grids_;         // alone on the device
   level_grids beside_grids_;  // beside a draw ahead's overlap_blocks_ blocks a multiprocessor
-  bool beside_draw_ = false;  // this batch's levels use beside_grids_
   unsigned mask_draw_grid_ = 0;
   unsigned overlap_blocks_ = 0;  // WF_FUSED_OVERLAP
   double pull_share_ = 0.5;  // chunked levels pull when they queue this share of the slots (< 0: never)

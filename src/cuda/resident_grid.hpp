@@ -52,6 +52,7 @@ struct sm_share {
   unsigned blocks = 0;
 };
 
+/// What `blocks` resident blocks of `kernel`, `threads` threads each, take of a multiprocessor.
 template <class Kernel>
 sm_share share_of(Kernel kernel, unsigned threads, unsigned blocks) {
   cudaFuncAttributes attributes{};
@@ -61,7 +62,8 @@ sm_share share_of(Kernel kernel, unsigned threads, unsigned blocks) {
   WF_CUDA_CHECK(cudaGetDevice(&device));
   WF_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
   const unsigned long long warps = (threads + 31) / 32;
-  const unsigned long long warp_registers = (static_cast<unsigned long long>(attributes.numRegs) * 32 + 255) / 256 * 256;
+  const unsigned long long warp_registers =
+      (static_cast<unsigned long long>(attributes.numRegs) * 32 + 255) / 256 * 256;
   return {blocks * warps * warp_registers, static_cast<unsigned long long>(blocks) * threads,
           blocks * (attributes.sharedSizeBytes + static_cast<unsigned long long>(reserved)), blocks};
 }
