@@ -229,8 +229,7 @@ std::uint32_t fused_sampler::mask_groups_for_next_batch(std::uint32_t group_cap)
   // whose cost per group is bounded by the graph's blocks (the draws' per-level work on dense sets
   // is not); below the threshold the masks' memory goes back to the budget.
   const bool pilot = mask_mode_ == mask_mode::automatic && expected_set_size_ < 0;
-  if (mask_mode_ == mask_mode::automatic && !pilot &&
-      expected_set_size_ < fused_mask_min_share * static_cast<double>(graph_.num_vertices)) {
+  if (mask_mode_ == mask_mode::automatic && !pilot && !expected_sets_take_masks()) {
     drop_draw_ahead();
     masks_[0].reset();
     masks_[1].reset();
@@ -285,8 +284,7 @@ void fused_sampler::drop_draw_ahead() {
 template <class Word>
 void fused_sampler::draw_ahead(std::uint64_t first_id, const batch_shape& next, unsigned buffer) {
   // The next batch takes masks if the expected set does not change its mind: a pilot's does.
-  const bool expected = mask_mode_ == mask_mode::on ||
-                        expected_set_size_ >= fused_mask_min_share * static_cast<double>(graph_.num_vertices);
+  const bool expected = mask_mode_ == mask_mode::on || expected_sets_take_masks();
   if (draw_stream_ == nullptr || !expected || second_refused_) return;
   const unsigned other = 1 - buffer;
   if (masks_[other].empty()) {

@@ -107,6 +107,11 @@ class fused_sampler {
  private:
   template <class Target>
   void sample_batches(std::uint64_t first_id, std::uint64_t count, std::uint32_t group_cap, Target& target);
+  /// Whether the expected set holds fused_mask_min_share of the vertices (the automatic choice
+  /// of edge masks; false while no set is expected).
+  bool expected_sets_take_masks() const noexcept {
+    return expected_set_size_ >= fused_mask_min_share * static_cast<double>(graph_.num_vertices);
+  }
   /// Groups of the next batch if it traverses with edge masks (allocated here), else 0.
   std::uint32_t mask_groups_for_next_batch(std::uint32_t group_cap);
   /// The persistent grids of the kernels over `Word` colour words.
