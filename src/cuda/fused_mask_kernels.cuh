@@ -62,8 +62,18 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
   return row;
 }
 
+/// The colours a lane draws: colour `lane` of units `unit` and `unit + 1` of a batch (a unit being
+/// 32 colours of a group's word, or half of a 64-bit one), their samples' keys and where their masks
+/// go (edge j's at out[i][j * stride]). A batch of an odd number of units has no second unit in its
+/// last pair (`second` false: its colour draws with key 0 and stores nothing).
+struct colour_pair {
+  std::uint64_t key[2];
+  std::uint32_t* out[2];
+  bool second;
+};
+
 /// The live bits of up to 32 consecutive in-edges from in-CSR position `start` (bit i: edge start +
-/// i), for one colour a lane, gathered block by block across vertices; flush() transposes the 32
+/// i), for the lane's two colours, gathered block by block across vertices; flush() transposes the 32
 /// lanes' bits into the edges' 32-colour masks (lane e stores edge e's) and starts the next round.
 /// Packing small vertices' blocks into shared rounds, where each vertex took a round of its own,
 /// halves the transposes (topcats-like: 2.3M rounds a unit, 1.0M packed; median in-degree 8):
@@ -71,20 +81,26 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 struct mask_round {
   std::uint64_t start;
   std::uint32_t fill = 0;
-  std::uint32_t live = 0;
-  __device__ __forceinline__ void flush(std::uint32_t* out, std::uint64_t stride, unsigned lane) {
+  std::uint32_t live[2] = {0, 0};
+  __device__ __forceinline__ void flush(const colour_pair& pair, std::uint64_t stride, unsigned lane) {
     if (fill == 0) return;
-    const std::uint32_t column = warp_transpose_bits(live, lane);
-    if (lane < fill) out[(start + lane) * stride] = column;
+    const std::uint32_t first = warp_transpose_bits(live[0], lane);
+    const std::uint32_t second = warp_transpose_bits(live[1], lane);
+    if (lane < fill) {
+      pair.out[0][(start + lane) * stride] = first;
+      if (pair.second) pair.out[1][(start + lane) * stride] = second;
+    }
     start += fill;
     fill = 0;
-    live = 0;
+    live[0] = 0;
+    live[1] = 0;
   }
-  /// The next `size` edges' bits (size <= 32), after a flush where they do not fit.
-  __device__ __forceinline__ void add(std::uint32_t bits, std::uint32_t size, std::uint32_t* out,
-                                      std::uint64_t stride, unsigned lane) {
-    if (fill + size > 32) flush(out, stride, lane);
-    live |= bits << fill;
+  /// The next `size` edges' bits of both colours (size <= 32), after a flush where they do not fit.
+  __device__ __forceinline__ void add(std::uint32_t first, std::uint32_t second, std::uint32_t size,
+                                      const colour_pair& pair, std::uint64_t stride, unsigned lane) {
+    if (fill + size > 32) flush(pair, stride, lane);
+    live[0] |= first << fill;
+    live[1] |= second << fill;
     fill += size;
   }
 };
@@ -97,30 +113,42 @@ __device__ __forceinline__ ic_table_head<8> load_table_head(const std::uint32_t*
   return {{low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w}};
 }
 
-/// Draws the masks of the in-edges of vertices first .. last - 1 for the 32 colours of a unit (lane
-/// c: colour c, its sample's key `key`) into `out` (edge j's at out[j * stride]): each lane draws
-/// its colour's live edges block by block (ic_block_live_bits: a block of at most 12 edges from the
-/// subset table in `subsets`, shared memory; a larger one by Floyd as a bit set; the per-edge rule
-/// edge by edge) into rounds of at most 32 consecutive edges of whole blocks (mask_round). Blocks
-/// of more than 32 edges (weighted cascade's hubs): the warp clears the vertex's masks and sets the
-/// live bits by atomicOr.
-/// The kernel is bound by issuing instructions. History (H200, p = 0.2, topcats-like, per vertex
-/// and 32 colours, Nsight Compute's counts): a hash per Floyd pick, 1,142 warp instructions;
-/// element codes stepped instead of multiplied (ic_block_code), 879; the picks from the count's hash
-/// (ic_batched_picks), 750, with Floyd's loop running as long as the busiest lane's count (34% of
-/// the stall samples); blocks of at least 12 edges whose live edges come from the subset table,
-/// 373 (one batch's draw 140.8 -> 74.0 ms, masks 0.218 -> 0.114 s: blocks of 12 edges, not 5,
-/// and no loop over the picks); the count's head searched by halves and a 32-bit block loop, 48
-/// registers instead of 62 (a 4,096-set run at p = 0.2, 32 colours: masks 0.090 -> 0.081 s).
+/// The live edges of a block of `size` <= 32 edges (code `code`) for the sample whose key is `key`,
+/// as a bit set: its count from the table `table` (whose head is `head`), then the picks.
+__device__ __forceinline__ std::uint32_t draw_block_bits(const small_block_subsets& subsets, std::uint64_t key,
+                                                         std::uint64_t code, std::uint32_t size,
+                                                         const ic_table_head<8>& head, const std::uint32_t* table) {
+  const std::uint64_t hash = coded_hash64(key, code);  // count draw: the count high, the picks low
+  const std::uint32_t k = ic_block_count(static_cast<std::uint32_t>(hash >> 32), head, table, size);
+  return ic_block_live_bits(subsets, key, code, size, k, static_cast<std::uint32_t>(hash));
+}
+
+/// Draws the masks of the in-edges of vertices first .. last - 1 for the lane's two colours (`pair`)
+/// into rounds of at most 32 consecutive edges of whole blocks (mask_round): each colour's live edges
+/// block by block (ic_block_live_bits: a block of at most 12 edges from the subset table in
+/// `subsets`, shared memory; a larger one by Floyd as a bit set; the per-edge rule edge by edge).
+/// Blocks of more than 32 edges (weighted cascade's hubs): the warp clears the vertex's masks and
+/// sets the live bits by atomicOr.
+/// The kernel is bound by issuing instructions (Nsight Compute, H200, p = 0.2: IPC 3.3, issue slots
+/// 83% busy). History (topcats-like, per vertex and 32 colours, Nsight Compute's counts): a hash per
+/// Floyd pick, 1,142 warp instructions; element codes stepped instead of multiplied (ic_block_code),
+/// 879; the picks from the count's hash (ic_batched_picks), 750, with Floyd's loop running as long as
+/// the busiest lane's count (34% of the stall samples); blocks of at least 12 edges whose live edges
+/// come from the subset table, 373 (one batch's draw 140.8 -> 74.0 ms, masks 0.218 -> 0.114 s:
+/// blocks of 12 edges, not 5, and no loop over the picks); the count's head searched by halves and
+/// a 32-bit block loop, 48 registers instead of 62 (masks 0.090 -> 0.081 s); rounds packed across
+/// vertices and claimed tasks, 252. Of a block's ~90 instructions, ~35 were the loop, the rounds
+/// and the vertex's control, the same for every colour, so a lane draws two colours: the control
+/// and the per-vertex loads (offsets, rule, the count table's head) serve both.
 /// Sharing Floyd's loop out measured no faster when each pick
 /// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
 /// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks
 /// 32 at a time from a shared-memory list (0.383 against 0.347 s).
 template <class Word>
 __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused_args<Word>& a,
-                                                const small_block_subsets& subsets, std::uint32_t* out,
-                                                std::uint64_t stride, std::uint64_t key, std::uint32_t first,
-                                                std::uint32_t last, unsigned lane) {
+                                                const small_block_subsets& subsets, const colour_pair& pair,
+                                                std::uint64_t stride, std::uint32_t first, std::uint32_t last,
+                                                unsigned lane) {
   std::uint64_t end = g.in_offsets[first];
   mask_round round{end};
   for (std::uint32_t v = first; v < last; ++v) {
@@ -130,18 +158,28 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
     const uint2 rule = a.rules[v];
     const std::uint32_t block = rule.y;
     if (block == 0) {  // the per-edge rule
-      for (std::uint64_t j = begin; j < end; ++j)
-        round.add(static_cast<std::uint32_t>(ic_edge_live(key, j, __ldg(g.in_thresholds + j))), 1, out, stride, lane);
+      for (std::uint64_t j = begin; j < end; ++j) {
+        const std::uint32_t threshold = __ldg(g.in_thresholds + j);
+        round.add(static_cast<std::uint32_t>(ic_edge_live(pair.key[0], j, threshold)),
+                  static_cast<std::uint32_t>(ic_edge_live(pair.key[1], j, threshold)), 1, pair, stride, lane);
+      }
       continue;
     }
     if (block > 32) {
-      round.flush(out, stride, lane);
-      for (std::uint64_t j = begin + lane; j < end; j += 32) out[j * stride] = 0;
+      round.flush(pair, stride, lane);
+      for (std::uint64_t j = begin + lane; j < end; j += 32) {
+        pair.out[0][j * stride] = 0;
+        if (pair.second) pair.out[1][j * stride] = 0;
+      }
       __syncwarp();  // the clears are visible to the warp's atomics
-      for (std::uint64_t at = begin; at < end; at += block) {
-        std::uint32_t slots[block_cdf_length];
-        const std::uint32_t k = ic_block_draw(key, a.blocks, rule.x, at, end, block, slots);
-        for (std::uint32_t i = 0; i < k; ++i) atomicOr(out + (at + slots[i]) * stride, 1U << lane);
+#pragma unroll
+      for (unsigned c = 0; c < 2; ++c) {
+        if (c == 1 && !pair.second) continue;
+        for (std::uint64_t at = begin; at < end; at += block) {
+          std::uint32_t slots[block_cdf_length];
+          const std::uint32_t k = ic_block_draw(pair.key[c], a.blocks, rule.x, at, end, block, slots);
+          for (std::uint32_t i = 0; i < k; ++i) atomicOr(pair.out[c] + (at + slots[i]) * stride, 1U << lane);
+        }
       }
       round.start = end;
       continue;
@@ -157,32 +195,33 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
     std::uint32_t size = 0;
     for (auto left = static_cast<std::uint32_t>(end - begin); left != 0; left -= size, code += block_step) {
       size = left < block ? left : block;  // ic_block_size_at
-      const std::uint64_t hash = coded_hash64(key, code);  // count draw: the count high, the picks low
-      const auto u = static_cast<std::uint32_t>(hash >> 32);
-      std::uint32_t k;
+      std::uint32_t bits[2];
       if (size == block) {
-        k = ic_block_count(u, full_head, full_table, size);
+#pragma unroll
+        for (unsigned c = 0; c < 2; ++c) bits[c] = draw_block_bits(subsets, pair.key[c], code, size, full_head, full_table);
       } else {  // the vertex's last block, shorter: its own table
         const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
-        k = ic_block_count(u, load_table_head(tail_table), tail_table, size);
+        const ic_table_head<8> tail_head = load_table_head(tail_table);
+#pragma unroll
+        for (unsigned c = 0; c < 2; ++c) bits[c] = draw_block_bits(subsets, pair.key[c], code, size, tail_head, tail_table);
       }
-      const std::uint32_t bits = ic_block_live_bits(subsets, key, code, size, k, static_cast<std::uint32_t>(hash));
-      round.add(bits, size, out, stride, lane);
+      round.add(bits[0], bits[1], size, pair, stride, lane);
     }
   }
-  round.flush(out, stride, lane);
+  round.flush(pair, stride, lane);
 }
 
-/// Draws the batch's masks before its first level: a warp per (unit, tile of 32 vertices), a unit
-/// being 32 colours of a group's word (a 32-bit word, or half of a 64-bit one); units vary
-/// fastest, so that warps side by side read the same vertices' offsets, rules and thresholds.
+/// Draws the batch's masks before its first level: a warp per (pair of units, tile of 32 vertices),
+/// a unit being 32 colours of a group's word (a 32-bit word, or half of a 64-bit one), a lane
+/// drawing a colour of each unit of the pair (draw_tile_masks); pairs vary fastest, so that warps
+/// side by side read the same vertices' offsets, rules and thresholds.
 /// Warps claim fused_draw_claim tasks at a time from a.draw_claims (zero before the first grid),
 /// so that grids launched one after another on the same claims share the work: a small grid
 /// draws the next batch's masks beside this batch's levels, and a full grid draws what is left
 /// once they end (fused_sampler.cu). Claiming also balances the tiles' uneven work: alone, a
 /// batch's draw went 40 -> 34 ms against a fixed stride of tasks a warp (H200, p = 0.2, 32
 /// colours); claims of four tasks were slower (55 ms), as warps side by side then wrote lines
-/// of the edge-major masks far apart in time. Each lane's key is its sample's (sample_key, as
+/// of the edge-major masks far apart in time. Each lane's keys are its samples' (sample_key, as
 /// fused_roots computes it): the next batch's keys are not drawn yet. Colours past the batch's
 /// samples draw with key 0 and are never read (no frontier holds them).
 /// (Drawing lazily instead, per level for the slots that first join the frontier, drew as much,
@@ -193,8 +232,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
   constexpr unsigned halves = sizeof(Word) / sizeof(std::uint32_t);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t units = static_cast<std::uint64_t>(a.num_groups) * a.words * halves;
+  const std::uint64_t pairs = (units + 1) / 2;
   const std::uint64_t tiles = (static_cast<std::uint64_t>(g.num_vertices) + 31) / 32;
-  const std::uint64_t tasks = units * tiles;
+  const std::uint64_t tasks = pairs * tiles;
   auto* const masks32 = reinterpret_cast<std::uint32_t*>(const_cast<Word*>(a.masks));
   // The small blocks' subset table, read at random by every lane: shared memory, not the L1.
   __shared__ small_block_subsets subsets;
@@ -212,13 +252,19 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
   };
   // Claims start at multiples of fused_draw_claim.
   for (std::uint64_t task = claim(); task < tasks;) {
-    const std::uint64_t unit = task % units;  // = (group * words + w) * halves + half
-    const std::uint64_t tile = task / units;
-    const std::uint64_t sample = unit * 32 + lane;
-    const std::uint64_t key = sample < a.num_samples ? sample_key(a.seed, a.first_id + sample) : 0;
-    std::uint32_t* const out = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
+    const std::uint64_t first_unit = task % pairs * 2;
+    const std::uint64_t tile = task / pairs;
+    colour_pair pair;
+    pair.second = first_unit + 1 < units;
+#pragma unroll
+    for (unsigned c = 0; c < 2; ++c) {
+      const std::uint64_t unit = first_unit + c;  // = (group * words + w) * halves + half
+      const std::uint64_t sample = unit * 32 + lane;
+      pair.key[c] = sample < a.num_samples ? sample_key(a.seed, a.first_id + sample) : 0;
+      pair.out[c] = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
+    }
     const std::uint64_t last = tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices;
-    draw_tile_masks(g, a, subsets, out, a.mask_edge_stride * halves, key, static_cast<std::uint32_t>(tile * 32),
+    draw_tile_masks(g, a, subsets, pair, a.mask_edge_stride * halves, static_cast<std::uint32_t>(tile * 32),
                     static_cast<std::uint32_t>(last), lane);
     if (++task % fused_draw_claim == 0) task = claim();
   }
