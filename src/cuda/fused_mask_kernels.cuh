@@ -325,7 +325,6 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
   open_level(a, num_light, a.counts[1]);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
-  std::uint64_t examined = 0;
   std::uint64_t all_items = 0;
   std::uint64_t early_slots = 0;
   for (std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
@@ -344,7 +343,6 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
       group = place.group;
       begin = g.in_offsets[place.v];
       degree = g.in_offsets[place.v + 1] - begin;
-      examined += degree * popcount(frontier);
     }
     all_items += degree;
     warp_expand(degree, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
@@ -355,7 +353,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
       if (valid) mask_edge(g, a, owner_group, owner_w, owner_begin + item, owner_frontier);
     });
   }
-  add_warp_counts(a, lane, examined, all_items, early_slots);
+  add_warp_counts(a, lane, 0, all_items, early_slots);
 }
 
 /// Heavy slots under the masks (in-degree of at least fused_heavy_degree, queued from the back),
@@ -364,8 +362,7 @@ template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_view g, fused_args<Word> a) {
   const unsigned num_heavy = a.counts[1];
   __shared__ Word slot_colours;
-  std::uint64_t examined = 0;  // thread 0's, added once per block
-  std::uint64_t all_items = 0;
+  std::uint64_t all_items = 0;  // thread 0's, added once per block
   std::uint64_t early_slots = 0;
   for (std::uint64_t i = blockIdx.x; i < num_heavy; i += gridDim.x) {
     const std::uint32_t slot = a.queue[a.queue_capacity - 1 - i];
@@ -379,13 +376,10 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
     const std::uint64_t begin = g.in_offsets[v];
     const std::uint64_t degree = g.in_offsets[v + 1] - begin;
     for (std::uint64_t e = threadIdx.x; e < degree; e += blockDim.x) mask_edge(g, a, group, w, begin + e, colours);
-    if (threadIdx.x == 0) {
-      examined += degree * popcount(colours);
-      all_items += degree;
-    }
+    if (threadIdx.x == 0) all_items += degree;
     __syncthreads();  // every thread has read the slot's colours before thread 0 takes the next
   }
-  add_block_counts(a, examined, all_items, early_slots);
+  add_block_counts(a, 0, all_items, early_slots);
 }
 
 /// The settling of one slot whose next word is `reached`: the colours it gathered that it has not
@@ -401,42 +395,37 @@ __device__ __forceinline__ Word settle_word(const fused_args<Word>& a, std::uint
   return fresh;
 }
 
-/// One slot of the settle pass: settle_word, and the slot is queued where it has fresh colours.
-/// Chunked (fused_args::chunked; whole warp), the warp's 32 slots are 32 of one vertex's (group,
-/// word) slots: when any is new, the warp queues all 32 side by side, fused_no_slot in place of the
-/// others.
+/// One slot of the settle pass: settle_word (unless `settled`: after a pulling level the slot's
+/// next word is its fresh colours already), and the slot is queued where it has fresh colours, its
+/// place reserved on the counters `light` and `heavy`. Chunked (fused_args::chunked; whole warp),
+/// the warp's 32 slots are 32 of one vertex's (group, word) slots: when any is new, the warp queues
+/// all 32 side by side, fused_no_slot in place of the others.
 template <class Word>
-__device__ __forceinline__ void settle_slot(const fused_args<Word>& a, std::uint64_t slot, Word reached) {
-  const Word fresh = settle_word(a, slot, reached);
+__device__ __forceinline__ void settle_slot(const fused_args<Word>& a, std::uint64_t slot, Word reached, bool settled,
+                                            unsigned* light, unsigned* heavy) {
+  const Word fresh = settled ? reached : settle_word(a, slot, reached);
   const auto id = static_cast<std::uint32_t>(slot);
   if (!a.chunked) {
-    if (fresh != 0) enqueue_slot(a, a.next_queue, a.next_light, a.next_heavy, place_of(a, id).v, id);
+    if (fresh != 0) enqueue_slot(a, a.next_queue, light, heavy, place_of(a, id).v, id);
     return;
   }
   if (__ballot_sync(fused_full_warp, fresh != 0) == 0) return;
   const unsigned lane = threadIdx.x & 31;
   const std::uint32_t v = place_of(a, id).v;  // the chunk's
-  const bool heavy = a.heavy[v] != 0;
+  const bool is_heavy = a.heavy[v] != 0;
   unsigned base = 0;
-  if (lane == 0) base = atomicAdd(heavy ? a.next_heavy : a.next_light, 32U);
+  if (lane == 0) base = atomicAdd(is_heavy ? heavy : light, 32U);
   base = __shfl_sync(fused_full_warp, base, 0);
   const std::uint32_t entry = fresh != 0 ? id : fused_no_slot;
-  a.next_queue[heavy ? a.queue_capacity - 1 - (base + lane) : base + lane] = entry;
+  a.next_queue[is_heavy ? a.queue_capacity - 1 - (base + lane) : base + lane] = entry;
 }
 
-/// A pulling level's frontier words in the lane's 16 bytes of region `at` (`words`, loaded before):
-/// clears them and returns the (in-edge, colour) pairs they stand for, each colour every in-edge of
-/// its vertex as a push counts them, which the pull (fused_chunk_pull) cannot count: it skips the
-/// settled sources. A lane's words are one chunk's, one vertex's.
+/// Whether the level after this one pulls: its queue counts (the ring entry this level queues
+/// into) are final once this level's expanding kernels have run.
 template <class Word>
-__device__ __forceinline__ std::uint64_t clear_pulled_frontier(const graph_view& g, const fused_args<Word>& a,
-                                                               std::uint64_t at, unsigned lane, uint4 words) {
-  constexpr std::uint64_t per_lane = sizeof(uint4) / sizeof(Word);
-  reinterpret_cast<uint4*>(a.current)[at * 32 + lane] = make_uint4(0, 0, 0, 0);
-  const unsigned colours = __popc(words.x) + __popc(words.y) + __popc(words.z) + __popc(words.w);
-  if (colours == 0) return 0;
-  const std::uint32_t v = place_of(a, static_cast<std::uint32_t>((at * 32 + lane) * per_lane)).v;
-  return colours * g.in_degree(v);
+__device__ __forceinline__ bool next_level_pulls(const fused_args<Word>& a) {
+  const unsigned queued = *a.next_light + *a.next_heavy;
+  return a.chunked && queued != 0 && queued >= a.pull_from;
 }
 
 /// The level's last kernel under the masks (settle_slot for every slot with a next word). A pass
@@ -446,11 +435,20 @@ __device__ __forceinline__ std::uint64_t clear_pulled_frontier(const graph_view&
 /// words, a 16-byte load a lane, two regions in flight, and settles its slots only where any word
 /// is set: most of a batch's levels reach few slots, and a pass of 4-byte loads a thread, four in
 /// flight, took 0.345 ms there (H200, p = 0.2, 32 colours; 20 of a run's levels).
+/// A pulling level settled its sources itself (fused_chunk_pull, its hubs fused_chunk_heavy) and
+/// counted its fresh chunks; when the next level pulls as well, there is nothing left to do (each
+/// pass cost ~1.1 ms of a ~3.5 ms sweep, 1.5 ms beside a draw ahead). When it pushes, the pass
+/// queues the fresh chunks (its places from the pull's own counters: the ring's hold the counts
+/// already) and clears the frontier words the pull read, the next level's next words.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_view g, fused_args<Word> a) {
   // A level that expanded nothing left every next word zero: the batch's trailing empty levels
   // (up to 15 a batch) cost nothing.
   if (a.counts[0] + a.counts[1] == 0) return;
+  const bool pulled = pulls(a);
+  if (pulled && next_level_pulls(a)) return;
+  unsigned* const light_places = pulled ? a.queue_places : a.next_light;
+  unsigned* const heavy_places = pulled ? a.queue_places + 1 : a.next_heavy;
   constexpr unsigned per_lane = sizeof(uint4) / sizeof(Word);  // slots a lane's load covers
   constexpr std::uint64_t region = 32 * per_lane;               // slots a warp tests at once
   constexpr unsigned ahead = 2;
@@ -460,25 +458,20 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const std::uint64_t regions = slots / region;
   const auto* const words = reinterpret_cast<const uint4*>(a.next);  // the buffer is 256-byte aligned
-  // A pulling level read the frontier words without clearing them; they are the next level's next
-  // words, all zero before its reductions. The pass clears them and counts the edges they examine.
-  const bool pulled = pulls(a);
-  const auto* const frontier_words = reinterpret_cast<const uint4*>(a.current);
-  std::uint64_t examined = 0;
+  auto* const frontier_words = reinterpret_cast<uint4*>(a.current);
   // Warp-uniform control throughout: chunked, a region is whole chunks (settle_slot's ballot).
   for (std::uint64_t r = warp; r < regions; r += ahead * warps) {
     uint4 loaded[ahead];
-    uint4 frontier[ahead];
 #pragma unroll
     for (unsigned i = 0; i < ahead; ++i) {
       const bool inside = r + i * warps < regions;
       loaded[i] = inside ? words[(r + i * warps) * 32 + lane] : make_uint4(0, 0, 0, 0);
-      frontier[i] = inside && pulled ? frontier_words[(r + i * warps) * 32 + lane] : make_uint4(0, 0, 0, 0);
+      if (inside && pulled) frontier_words[(r + i * warps) * 32 + lane] = make_uint4(0, 0, 0, 0);
     }
     // Chunked, the warp queues the chunks of its `ahead` regions that took fresh colours with one
     // reservation per kind (light, heavy) instead of one per chunk: every warp reserves on the same
     // two counters, and a dense level's 3.6M reservations one by one took ~1.5 ms of atomics on one
-    // L2 address (H200, p = 0.2, 32 colours; levels that pull, fused_chunk_pull, settle every chunk).
+    // L2 address (H200, p = 0.2, 32 colours).
     constexpr unsigned chunks = ahead * per_lane;
     std::uint32_t entries[chunks];  // the lane's slot of chunk i of the regions, or fused_no_slot
     unsigned light = 0;             // bit i: chunk i took fresh colours, light (heavy) vertex
@@ -488,17 +481,16 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
       const std::uint64_t at = r + i * warps;
 #pragma unroll
       for (unsigned c = 0; c < per_lane; ++c) entries[i * per_lane + c] = fused_no_slot;
-      if (pulled && at < regions) examined += clear_pulled_frontier(g, a, at, lane, frontier[i]);
       const uint4 w = loaded[i];
       if (at >= regions || !__any_sync(fused_full_warp, (w.x | w.y | w.z | w.w) != 0)) continue;
 #pragma unroll
       for (unsigned c = 0; c < per_lane; ++c) {
         const std::uint64_t slot = at * region + c * 32 + lane;  // its word is in the L1 now
         if (!a.chunked) {
-          settle_slot(a, slot, a.next[slot]);
+          settle_slot(a, slot, a.next[slot], false, light_places, heavy_places);
           continue;
         }
-        const bool fresh = settle_word(a, slot, a.next[slot]) != 0;
+        const bool fresh = (pulled ? a.next[slot] : settle_word(a, slot, a.next[slot])) != 0;
         if (__ballot_sync(fused_full_warp, fresh) == 0) continue;
         entries[i * per_lane + c] = fresh ? static_cast<std::uint32_t>(slot) : fused_no_slot;
         const unsigned bit = 1U << (i * per_lane + c);
@@ -508,8 +500,8 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
     if ((light | heavy) == 0) continue;  // warp-uniform
     unsigned light_base = 0;
     unsigned heavy_base = 0;
-    if (lane == 0 && light != 0) light_base = atomicAdd(a.next_light, 32U * __popc(light));
-    if (lane == 0 && heavy != 0) heavy_base = atomicAdd(a.next_heavy, 32U * __popc(heavy));
+    if (lane == 0 && light != 0) light_base = atomicAdd(light_places, 32U * __popc(light));
+    if (lane == 0 && heavy != 0) heavy_base = atomicAdd(heavy_places, 32U * __popc(heavy));
     light_base = __shfl_sync(fused_full_warp, light_base, 0);
     heavy_base = __shfl_sync(fused_full_warp, heavy_base, 0);
 #pragma unroll
@@ -521,14 +513,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
   }
   // The slots past the whole regions, fewer than one region (chunked: whole chunks).
   for (std::uint64_t slot = regions * region + warp * 32 + lane; slot < slots; slot += warps * 32) {
-    if (pulled) {
-      const std::uint32_t v = place_of(a, static_cast<std::uint32_t>(slot)).v;
-      examined += popcount(a.current[slot]) * g.in_degree(v);
-      a.current[slot] = 0;
-    }
-    settle_slot(a, slot, a.next[slot]);
+    if (pulled) a.current[slot] = 0;
+    settle_slot(a, slot, a.next[slot], pulled, light_places, heavy_places);
   }
-  if (pulled) add_warp_counts(a, lane, examined, 0);  // warp-uniform: chunked, the tail is whole chunks
 }
 
 /// A chunked level's queue entry `index` of `count` (light from the front, heavy from the back):
@@ -627,29 +614,58 @@ __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_ar
   }
 }
 
-/// A chunk kernel lane's counts: edges examined (in-degree per colour), IC items (in-degree per
-/// slot), slots expanded and slots that took colours early (open_entry), added to the batch's
-/// counters once per kernel (add).
+/// A chunk kernel lane's counts: IC items (in-degree per slot), slots expanded and slots that took
+/// colours early (open_entry), added to the batch's counters once per kernel (add).
 struct chunk_tally {
-  std::uint64_t examined = 0;
   std::uint64_t items = 0;
   std::uint64_t slots = 0;
   std::uint64_t early = 0;
-  template <class Word>
-  __device__ __forceinline__ void count(const graph_view& g, std::uint32_t v, Word frontier) {
-    const std::uint64_t degree = g.in_degree(v);
-    examined += degree * popcount(frontier);
-    items += degree;
+  __device__ __forceinline__ void count(const graph_view& g, std::uint32_t v) {
+    items += g.in_degree(v);
     ++slots;
   }
   /// Whole warp: into the batch's counters, the slots to `stat` (fused_stat_light or _heavy).
   template <class Word>
   __device__ __forceinline__ void add(const fused_args<Word>& a, unsigned lane, unsigned stat) {
-    add_warp_counts(a, lane, examined, items, early);
+    add_warp_counts(a, lane, 0, items, early);
     const std::uint64_t all_slots = warp_sum(slots);
     if (lane == 0 && all_slots != 0) atomicAdd(a.stats + stat, static_cast<unsigned long long>(all_slots));
   }
 };
+
+/// Whether out-degree `degree` makes a source a hub of the pulls: its out-edges spread over the
+/// segments they fall in, and the segments' partial colours meet in its next words (fused_chunk_pull).
+__device__ __forceinline__ bool pull_hub(std::uint64_t degree) { return degree > fused_pull_segment; }
+
+/// A pulling level's hubs (pull_hub), settled once the pull has ORed every segment's colours into
+/// their next words (the heavy kernel's work in such a level): a warp per tile of 32 vertices
+/// settles its hubs' slots, 32 at a time (a queue chunk), counts their fresh chunks into the next
+/// level's ring entry, and clears their frontier words, which the next level reduces into.
+template <class Word>
+__device__ __forceinline__ void settle_pulled_hubs(const graph_view& g, const fused_args<Word>& a) {
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warp = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::uint64_t row = a.mask_edge_stride;  // chunked: a vertex's slots, a multiple of 32
+  const std::uint64_t tiles = (static_cast<std::uint64_t>(g.num_vertices) + 31) / 32;
+  unsigned fresh_light = 0;
+  unsigned fresh_heavy = 0;
+  for (std::uint64_t tile = warp; tile < tiles; tile += warps) {
+    const std::uint64_t v = tile * 32 + lane;
+    const bool hub = v < g.num_vertices && pull_hub(g.out_offsets[v + 1] - g.out_offsets[v]);
+    for (unsigned hubs = __ballot_sync(fused_full_warp, hub); hubs != 0; hubs &= hubs - 1) {
+      const std::uint64_t u = tile * 32 + static_cast<unsigned>(__ffs(static_cast<int>(hubs)) - 1);
+      unsigned fresh_chunks = 0;
+      for (std::uint64_t slot = u * row + lane; slot < (u + 1) * row; slot += 32) {
+        a.current[slot] = 0;
+        fresh_chunks += __ballot_sync(fused_full_warp, settle_word(a, slot, a.next[slot]) != 0) != 0 ? 1U : 0U;
+      }
+      (a.heavy[u] != 0 ? fresh_heavy : fresh_light) += fresh_chunks;
+    }
+  }
+  if (lane == 0 && fresh_light != 0) atomicAdd(a.next_light, 32U * fresh_light);
+  if (lane == 0 && fresh_heavy != 0) atomicAdd(a.next_heavy, 32U * fresh_heavy);
+}
 
 /// Light chunks: a warp per 32 queue entries (a persistent grid), expanded by expand_chunk. Bound
 /// by the latency of its loads (Nsight Compute, p = 0.2, 32 colours: 92% long-scoreboard stalls,
@@ -682,7 +698,7 @@ __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(grap
     slot_place place{0, 0, 0};
     if (slot != fused_no_slot) {
       place = place_of(a, slot);
-      tally.count(g, place.v, frontier);
+      tally.count(g, place.v);
     }
     expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[threadIdx.x >> 5], 0, 1);
   }
@@ -693,7 +709,10 @@ __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(grap
 /// (expand_chunk) over every (warps per block)-th in-edge.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_view g, fused_args<Word> a) {
-  if (pulls(a)) return;  // fused_chunk_pull expands this level
+  if (pulls(a)) {  // fused_chunk_pull expanded this level
+    settle_pulled_hubs(g, a);
+    return;
+  }
   const unsigned num_heavy = a.counts[1];
   const unsigned lane = threadIdx.x & 31;
   const unsigned warp = threadIdx.x >> 5;
@@ -714,7 +733,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_v
     slot_place place{0, 0, 0};
     if (slot != fused_no_slot) place = place_of(a, slot);
     expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[warp], warp, warps);
-    if (warp == 0 && slot != fused_no_slot) tally.count(g, place.v, frontier);
+    if (warp == 0 && slot != fused_no_slot) tally.count(g, place.v);
     __syncthreads();  // every warp has read the chunk before warp 0 opens the next
   }
   if (warp != 0) return;
@@ -752,15 +771,22 @@ constexpr bool pull_lanes_fit(std::uint64_t row) {
 /// The levels that queue at least a.pull_from slots (pulls(): nearly every chunk of the graph in a
 /// dense batch's sweeps) pull instead of pushing: a warp takes a segment of fused_pull_segment
 /// out-edges (u -> v) in out-CSR order, lane c a chunk's column c, and ORs v's frontier word
-/// through the edge's mask (the in-edge's, by the out-edge's id) into the colours reaching u, one
-/// reduction per (source, chunk) of the segment instead of one per in-edge. Those are the colours
-/// the pushes would bring, so the settle pass settles them as after a push (and clears the frontier
-/// words, which a pull leaves). No colours are taken early in such a level.
-/// Why: a push sweep reads every mask line in order and reduces into a random line per in-edge,
-/// which the L2 fetches and writes back; a pull reads a random frontier line and, where it is not
-/// empty, a random mask line per out-edge, and writes each source's line once (H200, p = 0.2, 32
-/// colours: such a level 14-17 ms pushed, 6 ms pulled, at ~2.15 TB/s of random lines; keeping 8
-/// or 16 loads in flight a warp was slower, with fewer warps resident).
+/// through the edge's mask (the in-edge's, by the out-edge's id) into the colours reaching u. Those
+/// are the colours the pushes would bring; no colours are taken early in such a level.
+/// A segment owns the sources whose out-edges start in it (all of their edges, past its end too),
+/// unless they are hubs (pull_hub): the warp settles an owned source itself, as the settle pass
+/// would (the fresh colours, those not yet visited, become visited and the source's frontier for
+/// the next level, in its next word), and writes its next words whole, so that they need no
+/// clearing. It counts the source's fresh chunks into the next level's ring entry; the queue is
+/// built only when that level pushes (fused_settle_level). A hub's edges go to the segments they
+/// fall in, which OR their colours into its next words; the heavy kernel then settles the hubs.
+/// Before, a settle pass over every slot followed each pull (~1.1 ms of a ~3.5 ms sweep: 458 MB of
+/// next, frontier and visited words each read and written at 64 groups on topcats-like).
+/// Why pull: a push sweep reads every mask line in order and reduces into a random line per
+/// in-edge, which the L2 fetches and writes back; a pull reads a random frontier line and, where it
+/// is not empty, a random mask line per out-edge, and writes each source's line once (H200, p =
+/// 0.2, 32 colours: such a level 14-17 ms pushed, 6 ms pulled, at ~2.15 TB/s of random lines;
+/// keeping 8 or 16 loads in flight a warp was slower, with fewer warps resident).
 /// A pull is the same OR, AND and AND-NOT on every column of a row, so a lane may take any run of
 /// columns: `Lane` is Word, or two 32-bit words side by side where a row holds whole runs of 64
 /// (pull_lanes_fit), so that a warp's loads are 256-byte pairs of lines, as at 64 colours, and a
@@ -773,50 +799,107 @@ __global__ void __launch_bounds__(fused_block_threads, sizeof(Lane) == 8 ? 8 : 6
     fused_chunk_pull(graph_view g, fused_args<Word> a) {
   if (!pulls(a)) return;
   const unsigned lane = threadIdx.x & 31;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    a.queue_places[0] = 0;  // for the settle pass, should the next level push
+    a.queue_places[1] = 0;
+    atomicAdd(a.stats + fused_stat_pulled, 1ULL);
+  }
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   // chunked: lanes an edge's masks and a vertex's slots take
   const std::uint64_t row = a.mask_edge_stride * sizeof(Word) / sizeof(Lane);
   const std::uint64_t chunks = row / 32;  // runs of 32 lanes a vertex
-  const auto* const visited = reinterpret_cast<const Lane*>(a.visited);
+  // Queue chunks (32 slots) a run of 32 lanes holds: bit i of a ballot is lane i's.
+  constexpr unsigned chunk_lanes = 32 / (sizeof(Lane) / sizeof(Word));
+  constexpr unsigned chunk_bits = chunk_lanes == 32 ? 0xffffffffU : (1U << chunk_lanes) - 1;
+  auto* const visited = reinterpret_cast<Lane*>(a.visited);
   const auto* const current = reinterpret_cast<const Lane*>(a.current);
   const auto* const masks = reinterpret_cast<const Lane*>(a.masks);
   auto* const next = reinterpret_cast<Lane*>(a.next);
-  std::uint64_t items = 0;  // the edges it examines the settle pass counts (clear_pulled_frontier)
+  std::uint64_t items = 0;
+  unsigned fresh_light = 0;  // the warp's fresh chunks of light (heavy) sources; warp-uniform
+  unsigned fresh_heavy = 0;
   for (std::uint64_t task = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
        task < a.pull_segments * chunks; task += warps) {
     const std::uint64_t segment = task / chunks;
     const std::uint64_t column = task % chunks * 32 + lane;
-    std::uint64_t k = segment * fused_pull_segment;  // the segment's first edge
-    const std::uint64_t last = k + fused_pull_segment < g.num_edges ? k + fused_pull_segment : g.num_edges;
-    items += last - k;
-    // Sources in out-CSR order from the segment's first edge's; warp-uniform.
-    for (std::uint32_t u = a.pull_first[segment]; k < last; ++u) {
-      const std::uint64_t u_end = g.out_end(u) < last ? g.out_end(u) : last;
-      // Colours u has settled cannot be new there (the settle pass drops them): a source settled
-      // in every colour of the chunk is skipped, and a lane settled in its word loads nothing
-      // (a high out-degree source settles in every colour early in a batch's sweeps; H200, p = 0.2,
-      // 32 colours: light and pulling kernels 0.100 -> 0.090 s).
-      const Lane open = ~visited[u * row + column];
-      if (!__any_sync(fused_full_warp, open != 0)) {
-        k = u_end;
+    const std::uint64_t segment_first = segment * fused_pull_segment;
+    const std::uint64_t segment_end =
+        segment_first + fused_pull_segment < g.num_edges ? segment_first + fused_pull_segment : g.num_edges;
+    // Sources in out-CSR order from the one holding the segment's first edge; warp-uniform.
+    for (std::uint32_t u = a.pull_first[segment]; u < g.num_vertices; ++u) {
+      const std::uint64_t begin = g.out_offsets[u];
+      if (begin >= segment_end) break;
+      const std::uint64_t end = g.out_offsets[u + 1];
+      const bool hub = pull_hub(end - begin);
+      if (!hub && begin < segment_first) continue;  // the last segment's
+      const std::uint64_t first = hub && begin < segment_first ? segment_first : begin;
+      const std::uint64_t last = hub && end > segment_end ? segment_end : end;
+      items += last - first;
+      const std::uint64_t at = u * row + column;
+      // Colours u has settled cannot be new there: a source settled in every colour of the chunk
+      // is skipped, and a lane settled in its word loads nothing (a high out-degree source settles
+      // in every colour early in a batch's sweeps; H200, p = 0.2, 32 colours: light and pulling
+      // kernels 0.100 -> 0.090 s).
+      const Lane open = ~visited[at];
+      Lane reached = 0;
+      if (__any_sync(fused_full_warp, open != 0)) {
+#pragma unroll 4
+        for (std::uint64_t k = first; k < last; ++k) {
+          const std::uint32_t v = __ldg(g.out_targets + k);
+          const std::uint64_t j = __ldg(g.out_edge_ids + k);
+          // The frontier is read-only in a pulling level. The mask is loaded only where the
+          // frontier word is not empty: loading it beside the frontier word, to save a round trip,
+          // read more lines and was slower (H200, p = 0.2, 32 colours: light + pull 0.067 -> 0.087 s).
+          const Lane frontier = open != 0 ? __ldg(current + v * row + column) & open : 0;
+          if (frontier != 0) reached |= frontier & __ldg(masks + j * row + column);
+        }
+      }
+      if (hub) {
+        if (reached != 0) atomicOr(next + at, reached);
         continue;
       }
-      Lane reached = 0;
-#pragma unroll 4
-      for (; k < u_end; ++k) {
-        const std::uint32_t v = __ldg(g.out_targets + k);
-        const std::uint64_t j = __ldg(g.out_edge_ids + k);
-        // The frontier is read-only in a pulling level. The mask is loaded only where the frontier
-        // word is not empty: loading it beside the frontier word, to save a round trip, read more
-        // lines and was slower (H200, p = 0.2, 32 colours: light + pull 0.067 -> 0.087 s).
-        const Lane frontier = open != 0 ? __ldg(current + v * row + column) & open : 0;
-        if (frontier != 0) reached |= frontier & __ldg(masks + j * row + column);
-      }
-      if (reached != 0) atomicOr(next + u * row + column, reached);
+      next[at] = reached;  // the fresh colours: `reached` holds open ones only
+      if (reached != 0) visited[at] = ~open | reached;
+      const unsigned fresh = __ballot_sync(fused_full_warp, reached != 0);
+      if (fresh == 0) continue;
+      unsigned fresh_chunks = 0;
+#pragma unroll
+      for (unsigned first_lane = 0; first_lane < 32; first_lane += chunk_lanes)
+        fresh_chunks += ((fresh >> first_lane) & chunk_bits) != 0 ? 1U : 0U;
+      (a.heavy[u] != 0 ? fresh_heavy : fresh_light) += fresh_chunks;
     }
   }
   add_warp_counts(a, lane, 0, items);
-  if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(a.stats + fused_stat_pulled, 1ULL);
+  if (lane == 0 && fresh_light != 0) atomicAdd(a.next_light, 32U * fresh_light);
+  if (lane == 0 && fresh_heavy != 0) atomicAdd(a.next_heavy, 32U * fresh_heavy);
+}
+
+/// The batch's edges examined under the masks, once its levels have run: each member's colour
+/// examines every in-edge of its vertex once, whether its level pushed (the expansion) or pulled
+/// (the frontier words the pulls read), so the count is the members' in-degrees, from the visited
+/// words (a thread per 16 bytes of them, the in-degree loaded once per vertex's row). The levels
+/// do not count: a pulling level does not read the frontier words of the sources it skips.
+template <class Word>
+__global__ void fused_count_member_in_edges(graph_view g, fused_args<Word> a) {
+  constexpr unsigned per_load = sizeof(uint4) / sizeof(Word);
+  const std::uint64_t row = static_cast<std::uint64_t>(a.num_groups) * a.words;  // a vertex's slots
+  const std::uint64_t slots = static_cast<std::uint64_t>(g.num_vertices) * row;
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  std::uint64_t examined = 0;
+  if (row % per_load == 0) {  // a load within one vertex's row (chunked batches)
+    const auto* const visited = reinterpret_cast<const uint4*>(a.visited);  // 256-byte aligned
+    for (std::uint64_t i = first; i < slots / per_load; i += stride) {
+      const uint4 w = visited[i];
+      const unsigned colours = __popc(w.x) + __popc(w.y) + __popc(w.z) + __popc(w.w);
+      if (colours != 0) examined += colours * g.in_degree(static_cast<std::uint32_t>(i * per_load / row));
+    }
+  } else {
+    for (std::uint64_t slot = first; slot < slots; slot += stride)
+      examined += popcount(a.visited[slot]) * g.in_degree(static_cast<std::uint32_t>(slot / row));
+  }
+  examined = warp_sum(examined);
+  if ((threadIdx.x & 31) == 0 && examined != 0) atomicAdd(a.edges_examined, static_cast<unsigned long long>(examined));
 }
 
 }  // namespace wildfire::cuda::kernels

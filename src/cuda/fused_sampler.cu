@@ -122,7 +122,7 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   keys_ = device_buffer<std::uint64_t>(budget, static_cast<std::uint64_t>(colours) * max_groups_, "fused sample keys");
   span_counts_ = device_buffer<std::uint32_t>(budget, static_cast<std::uint64_t>(colours) * flat_groups_ * spans_ + 1,
                                               "fused per-span set sizes");
-  counters_ = device_buffer<unsigned>(budget, 6, "fused level counts");
+  counters_ = device_buffer<unsigned>(budget, 8, "fused level counts");  // a ring of three (light, heavy), queue places
   draw_claims_ = device_buffer<unsigned long long>(budget, 2, "fused mask draw claims");
   examined_ = device_buffer<unsigned long long>(budget, 1 + kernels::fused_stat_count, "fused edge and level counters");
   rules_ = device_buffer<uint2>(budget, n, "fused per-vertex rules");
@@ -407,6 +407,7 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   a.next_light = counters_.data() + 2 * ((level + 1) % 3);
   a.next_heavy = a.next_light + 1;
   a.stale_counts = counters_.data() + 2 * ((level + 2) % 3);
+  a.queue_places = counters_.data() + 6;
   a.padded = a.chunked && level > 0;  // the roots are queued unpadded
   const std::size_t event = events_per_level * (level % max_poll_levels);
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event], stream_));
@@ -550,6 +551,10 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const 
   }
   profile_.levels_launched += level;
   if (ahead_.valid) finish_draw_ahead<Word>();
+  if (masks) {  // the levels under the masks leave the edges examined to this count
+    kernels::fused_count_member_in_edges<Word><<<grids_.mask_settle, kernels::fused_block_threads, 0, stream_>>>(graph_, a);
+    WF_CUDA_CHECK(cudaGetLastError());
+  }
 
   WF_CUDA_CHECK(cudaMemcpyAsync(host_stats_, examined_.data(), examined_.bytes(), cudaMemcpyDeviceToHost, stream_));
   WF_CUDA_CHECK(cudaStreamSynchronize(stream_));

@@ -55,6 +55,8 @@ struct fused_args {
   unsigned* next_light;           // counters of next_queue (ring entry (L + 1) % 3)
   unsigned* next_heavy;
   unsigned* stale_counts;         // ring entry (L + 2) % 3, cleared by the level's first kernel
+  unsigned* queue_places;         // (light, heavy) places of a queue built after a pulling level,
+                                  //   whose counts the ring holds already (fused_settle_level)
   unsigned long long* edges_examined;
   unsigned long long* stats;      // fused_stat_* counters of the batch
   ic_block_view blocks;           // IC: the block plan of the graph (device pointers)
