@@ -114,13 +114,24 @@ __device__ __forceinline__ ic_table_head<8> load_table_head(const std::uint32_t*
 }
 
 /// The live edges of a block of `size` <= 32 edges (code `code`) for the sample whose key is `key`,
-/// as a bit set: its count from the table `table` (whose head is `head`), then the picks.
+/// as a bit set: its count from the table `table` (whose head is `head`), then the picks
+/// (ic_block_live_bits). Whole warp, on one block: a small block takes the subset table's mask at
+/// once when every lane's rank draw is exact by Lemire's first test (all but ~2^-16 of a warp's
+/// blocks), a branch the warp takes together; otherwise ic_block_live_bits decides, with the same
+/// result where the draw is exact.
 __device__ __forceinline__ std::uint32_t draw_block_bits(const small_block_subsets& subsets, std::uint64_t key,
                                                          std::uint64_t code, std::uint32_t size,
                                                          const ic_table_head<8>& head, const std::uint32_t* table) {
   const std::uint64_t hash = coded_hash64(key, code);  // count draw: the count high, the picks low
+  const auto picks = static_cast<std::uint32_t>(hash);
   const std::uint32_t k = ic_block_count(static_cast<std::uint32_t>(hash >> 32), head, table, size);
-  return ic_block_live_bits(subsets, key, code, size, k, static_cast<std::uint32_t>(hash));
+  if (size <= small_block_max) {
+    const std::uint32_t entry = subsets.ranks[size][k];
+    const std::uint64_t product = std::uint64_t{picks} * subset_count(entry);
+    if (__all_sync(fused_full_warp, static_cast<std::uint32_t>(product) >= subset_count(entry)))
+      return subsets.masks[subset_first(entry) + static_cast<std::uint32_t>(product >> 32)];
+  }
+  return ic_block_live_bits(subsets, key, code, size, k, picks);
 }
 
 /// Draws the masks of the in-edges of vertices first .. last - 1 for the lane's two colours (`pair`)
@@ -144,7 +155,7 @@ __device__ __forceinline__ std::uint32_t draw_block_bits(const small_block_subse
 /// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
 /// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks
 /// 32 at a time from a shared-memory list (0.383 against 0.347 s).
-template <class Word>
+template <bool Second, class Word>
 __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused_args<Word>& a,
                                                 const small_block_subsets& subsets, const colour_pair& pair,
                                                 std::uint64_t stride, std::uint32_t first, std::uint32_t last,
@@ -161,7 +172,8 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
       for (std::uint64_t j = begin; j < end; ++j) {
         const std::uint32_t threshold = __ldg(g.in_thresholds + j);
         round.add(static_cast<std::uint32_t>(ic_edge_live(pair.key[0], j, threshold)),
-                  static_cast<std::uint32_t>(ic_edge_live(pair.key[1], j, threshold)), 1, pair, stride, lane);
+                  Second ? static_cast<std::uint32_t>(ic_edge_live(pair.key[1], j, threshold)) : 0U, 1, pair,
+                  stride, lane);
       }
       continue;
     }
@@ -195,17 +207,18 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
     std::uint32_t size = 0;
     for (auto left = static_cast<std::uint32_t>(end - begin); left != 0; left -= size, code += block_step) {
       size = left < block ? left : block;  // ic_block_size_at
-      std::uint32_t bits[2];
+      std::uint32_t first_bits;
+      std::uint32_t second_bits = 0;
       if (size == block) {
-#pragma unroll
-        for (unsigned c = 0; c < 2; ++c) bits[c] = draw_block_bits(subsets, pair.key[c], code, size, full_head, full_table);
+        first_bits = draw_block_bits(subsets, pair.key[0], code, size, full_head, full_table);
+        if (Second) second_bits = draw_block_bits(subsets, pair.key[1], code, size, full_head, full_table);
       } else {  // the vertex's last block, shorter: its own table
         const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
         const ic_table_head<8> tail_head = load_table_head(tail_table);
-#pragma unroll
-        for (unsigned c = 0; c < 2; ++c) bits[c] = draw_block_bits(subsets, pair.key[c], code, size, tail_head, tail_table);
+        first_bits = draw_block_bits(subsets, pair.key[0], code, size, tail_head, tail_table);
+        if (Second) second_bits = draw_block_bits(subsets, pair.key[1], code, size, tail_head, tail_table);
       }
-      round.add(bits[0], bits[1], size, pair, stride, lane);
+      round.add(first_bits, second_bits, size, pair, stride, lane);
     }
   }
   round.flush(pair, stride, lane);
@@ -264,8 +277,16 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
       pair.out[c] = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
     }
     const std::uint64_t last = tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices;
-    draw_tile_masks(g, a, subsets, pair, a.mask_edge_stride * halves, static_cast<std::uint32_t>(tile * 32),
-                    static_cast<std::uint32_t>(last), lane);
+    // The second colour draws only where the batch has it: an odd number of units, as a pilot's one
+    // group has, would otherwise draw twice its masks. A template argument, as the test in the
+    // block loop was computed again at every block.
+    if (pair.second) {
+      draw_tile_masks<true>(g, a, subsets, pair, a.mask_edge_stride * halves, static_cast<std::uint32_t>(tile * 32),
+                            static_cast<std::uint32_t>(last), lane);
+    } else {
+      draw_tile_masks<false>(g, a, subsets, pair, a.mask_edge_stride * halves, static_cast<std::uint32_t>(tile * 32),
+                             static_cast<std::uint32_t>(last), lane);
+    }
     if (++task % fused_draw_claim == 0) task = claim();
   }
 }

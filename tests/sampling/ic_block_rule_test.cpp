@@ -346,10 +346,10 @@ TEST(IcBlockRule, SmallBlockSubsetTableListsEveryMaskInOrder) {
     std::vector<std::uint64_t> rank(size + 1, 0);
     for (std::uint32_t mask = 0; mask < (1U << size); ++mask) {
       const auto count = static_cast<std::uint32_t>(__builtin_popcount(mask));
-      ASSERT_EQ(t.masks[t.first[count] + rank[count]++], mask) << size << " " << count;
+      ASSERT_EQ(t.masks[subset_first(t.ranks[size][count]) + rank[count]++], mask) << size << " " << count;
     }
     for (std::uint32_t count = 0; count <= size; ++count) {
-      ASSERT_EQ(t.binomial[size][count], choose(size, count));
+      ASSERT_EQ(subset_count(t.ranks[size][count]), choose(size, count));
       ASSERT_EQ(rank[count], choose(size, count));
     }
   }

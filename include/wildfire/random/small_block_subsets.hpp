@@ -18,21 +18,26 @@ namespace wildfire {
 inline constexpr std::uint32_t small_block_max = 12;
 
 struct alignas(16) small_block_subsets {
-  std::uint16_t binomial[small_block_max + 1][small_block_max + 1];  // C(s, k)
-  std::uint16_t first[small_block_max + 1];  // where the masks with k bits set start in `masks`
+  // (s, k): C(s, k) in the low 16 bits, where the masks with k bits set start in `masks` in the high
+  // 16: one load gives both (the GPU edge masks' draw is bound by issuing instructions).
+  std::uint32_t ranks[small_block_max + 1][small_block_max + 1];
   std::uint16_t masks[1U << small_block_max];  // every mask below 2^small_block_max, by bits set, then value
 };
 
+/// C(s, k) and where the masks with k bits set start, from a `ranks` entry.
+WF_HOST_DEVICE constexpr std::uint32_t subset_count(std::uint32_t rank_entry) noexcept { return rank_entry & 0xffffU; }
+WF_HOST_DEVICE constexpr std::uint32_t subset_first(std::uint32_t rank_entry) noexcept { return rank_entry >> 16; }
+
 constexpr small_block_subsets make_small_block_subsets() noexcept {
   small_block_subsets t{};
+  std::uint32_t binomial[small_block_max + 1][small_block_max + 1] = {};
   for (std::uint32_t s = 0; s <= small_block_max; ++s) {
-    t.binomial[s][0] = 1;
-    for (std::uint32_t k = 1; k <= s; ++k)
-      t.binomial[s][k] = static_cast<std::uint16_t>(t.binomial[s - 1][k - 1] + (k < s ? t.binomial[s - 1][k] : 0));
+    binomial[s][0] = 1;
+    for (std::uint32_t k = 1; k <= s; ++k) binomial[s][k] = binomial[s - 1][k - 1] + (k < s ? binomial[s - 1][k] : 0);
   }
   std::uint32_t next = 0;
   for (std::uint32_t k = 0; k <= small_block_max; ++k) {
-    t.first[k] = static_cast<std::uint16_t>(next);
+    for (std::uint32_t s = 0; s <= small_block_max; ++s) t.ranks[s][k] = binomial[s][k] | next << 16;
     for (std::uint32_t mask = 0; mask < (1U << small_block_max); ++mask) {
       std::uint32_t bits = 0;
       for (std::uint32_t rest = mask; rest != 0; rest &= rest - 1) ++bits;
@@ -65,8 +70,9 @@ struct small_block_draw {
 /// C(size, count) / 2^32 <= 2^-22): the caller then draws Floyd's picks one hash each.
 WF_HOST_DEVICE inline small_block_draw small_block_live_bits(const small_block_subsets& t, std::uint32_t size,
                                                              std::uint32_t count, std::uint32_t picks) noexcept {
-  const lemire_draw rank = lemire_draw_once(picks, t.binomial[size][count]);
-  return {t.masks[t.first[count] + rank.value], rank.exact};
+  const std::uint32_t entry = t.ranks[size][count];
+  const lemire_draw rank = lemire_draw_once(picks, subset_count(entry));
+  return {t.masks[subset_first(entry) + rank.value], rank.exact};
 }
 
 /// small_block_live_bits for `count` <= 1 without the table's loads: C(S, 0) = 1, C(S, 1) = S,
