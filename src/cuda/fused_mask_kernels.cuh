@@ -65,7 +65,7 @@ __device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, 
 /// The colours a lane draws: colour `lane` of units `unit` and `unit + 1` of a batch (a unit being
 /// 32 colours of a group's word, or half of a 64-bit one), their samples' keys and where their masks
 /// go (edge j's at out[i][j * stride]). A batch of an odd number of units has no second unit in its
-/// last pair (`second` false: its colour draws with key 0 and stores nothing).
+/// last pair (`second` false: that lane draws one colour).
 struct colour_pair {
   std::uint64_t key[2];
   std::uint32_t* out[2];
@@ -150,7 +150,12 @@ __device__ __forceinline__ std::uint32_t draw_block_bits(const small_block_subse
 /// a 32-bit block loop, 48 registers instead of 62 (masks 0.090 -> 0.081 s); rounds packed across
 /// vertices and claimed tasks, 252. Of a block's ~90 instructions, ~35 were the loop, the rounds
 /// and the vertex's control, the same for every colour, so a lane draws two colours: the control
-/// and the per-vertex loads (offsets, rule, the count table's head) serve both.
+/// and the per-vertex loads (offsets, rule, the count table's head) serve both (thirty-eighth
+/// session: 28.9e9 -> 23.6e9 warp instructions a 64-group batch, its draw 44.0 -> 38.5 ms under
+/// Nsight Compute at 64 registers, 4 blocks an SM instead of 5; fused 32 at p = 0.2 0.172 ->
+/// 0.165 s); the subset mask in a branch the warp takes together (draw_block_bits) and C(s, k)
+/// with the masks' start in one entry, 22.4e9 (37.0 ms). Held to 5 blocks an SM (48 registers,
+/// spilling), the two colours were slower: 0.178 s.
 /// Sharing Floyd's loop out measured no faster when each pick
 /// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
 /// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks

@@ -82,7 +82,9 @@ struct fused_args {
 inline constexpr unsigned fused_draw_claim = 1;
 
 /// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
-/// order, across source vertices, so that a hub's out-edges spread over many warps.
+/// order, across source vertices. A segment owns the sources whose out-edges start in it, past its
+/// end too; a source with more out-edges (a hub) spreads over the segments they fall in
+/// (fused_chunk_pull).
 inline constexpr std::uint64_t fused_pull_segment = 64;
 
 /// Whether the level whose (light, heavy) queue counts are `counts` pulls (fused_chunk_pull)
