@@ -136,7 +136,7 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   }
   if (mask_mode_ != mask_mode::off && pull_share_ >= 0 && graph.num_edges > 0) {
     // Pulling levels (fused_chunk_pull) walk the out-CSR in segments, each from its first source.
-    const std::uint64_t segments = (graph.num_edges + kernels::fused_pull_segment - 1) / kernels::fused_pull_segment;
+    const std::uint64_t segments = (graph.num_edges + fused_pull_segment - 1) / fused_pull_segment;
     pull_first_ = device_buffer<std::uint32_t>(budget, segments, "fused pull segments' first sources");
     kernels::fused_plan_pull<<<blocks_for(segments), kernels::fused_block_threads, 0, stream>>>(graph, pull_first_.data(),
                                                                                               segments);

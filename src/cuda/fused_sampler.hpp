@@ -34,6 +34,12 @@ constexpr bool fused_colours_supported(std::uint32_t colours) noexcept {
 /// of 7% of n (p = 0.05), 1.04 against 1.97 s at 25%, 0.65 against 1.45 s at 58%.
 constexpr double fused_mask_min_share = 0.05;
 
+/// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
+/// order, across source vertices. A segment owns the sources whose out-edges start in it, past its
+/// end too; a source with more out-edges (a hub) spreads over the segments they fall in
+/// (kernels::fused_chunk_pull).
+constexpr std::uint64_t fused_pull_segment = 64;
+
 /// Where the fused traversal's work and time went (WF_CUDA_PROFILE=1 prints it; docs/gpu.md). The
 /// counts are always kept (one device read per batch); the milliseconds are cudaEvent times taken
 /// only with profiling on.

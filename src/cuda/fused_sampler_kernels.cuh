@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "cuda/bitmap_coverage.hpp"
+#include "cuda/fused_sampler.hpp"
 #include "cuda/warp_primitives.cuh"
 
 #include "wildfire/graph/graph_view.hpp"
@@ -81,11 +82,6 @@ struct fused_args {
 /// Tasks (unit, tile) a warp of the mask draw claims at once (fused_draw_edge_masks; four were slower).
 inline constexpr unsigned fused_draw_claim = 1;
 
-/// Out-edges a pulling warp takes at once (the last segment shorter): edges of the out-CSR in
-/// order, across source vertices. A segment owns the sources whose out-edges start in it, past its
-/// end too; a source with more out-edges (a hub) spreads over the segments they fall in
-/// (fused_chunk_pull).
-inline constexpr std::uint64_t fused_pull_segment = 64;
 
 /// Whether the level whose (light, heavy) queue counts are `counts` pulls (fused_chunk_pull)
 /// instead of pushing from its queued slots.

@@ -206,6 +206,15 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
     if (graph == "dense") expect_colours_taken_early(profile, at);
   }
   if (pull == "on") EXPECT_EQ(profile.fused_pulled_levels, profile.fused_levels) << at;
+  if (pull != "off" && graph == "dense") {
+    // Both kinds of pulled sources occur: hubs of more out-edges than a segment, whose segments'
+    // colours meet in their next words and which the heavy kernel settles, and sources a segment
+    // owns and its warp settles (fused_chunk_pull).
+    std::uint32_t hubs = 0;
+    for (std::uint32_t v = 0; v < g.num_vertices; ++v) hubs += g.out_degree(v) > cuda::fused_pull_segment ? 1 : 0;
+    EXPECT_GT(hubs, 0U) << at;
+    EXPECT_LT(hubs, g.num_vertices) << at;
+  }
 }
 
 std::vector<chunked_case> chunked_cases() {
