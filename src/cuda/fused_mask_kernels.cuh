@@ -450,8 +450,16 @@ __device__ __forceinline__ void settle_slot(const fused_args<Word>& a, std::uint
 /// into) are final once this level's expanding kernels have run.
 template <class Word>
 __device__ __forceinline__ bool next_level_pulls(const fused_args<Word>& a) {
-  const unsigned queued = *a.next_light + *a.next_heavy;
-  return a.chunked && queued != 0 && queued >= a.pull_from;
+  return queue_pulls(a, *a.next_light + *a.next_heavy);
+}
+
+/// Whole warp, once per kernel of a pulling level: the warp's fresh chunks of light and heavy
+/// sources (warp-uniform counts) into the next level's ring entry, 32 queue entries a chunk.
+template <class Word>
+__device__ __forceinline__ void add_fresh_chunks(const fused_args<Word>& a, unsigned lane, unsigned light,
+                                                 unsigned heavy) {
+  if (lane == 0 && light != 0) atomicAdd(a.next_light, 32U * light);
+  if (lane == 0 && heavy != 0) atomicAdd(a.next_heavy, 32U * heavy);
 }
 
 /// The level's last kernel under the masks (settle_slot for every slot with a next word). A pass
@@ -689,8 +697,7 @@ __device__ __forceinline__ void settle_pulled_hubs(const graph_view& g, const fu
       (a.heavy[u] != 0 ? fresh_heavy : fresh_light) += fresh_chunks;
     }
   }
-  if (lane == 0 && fresh_light != 0) atomicAdd(a.next_light, 32U * fresh_light);
-  if (lane == 0 && fresh_heavy != 0) atomicAdd(a.next_heavy, 32U * fresh_heavy);
+  add_fresh_chunks(a, lane, fresh_light, fresh_heavy);
 }
 
 /// Light chunks: a warp per 32 queue entries (a persistent grid), expanded by expand_chunk. Bound
@@ -896,8 +903,7 @@ __global__ void __launch_bounds__(fused_block_threads, sizeof(Lane) == 8 ? 8 : 6
     }
   }
   add_warp_counts(a, lane, 0, items);
-  if (lane == 0 && fresh_light != 0) atomicAdd(a.next_light, 32U * fresh_light);
-  if (lane == 0 && fresh_heavy != 0) atomicAdd(a.next_heavy, 32U * fresh_heavy);
+  add_fresh_chunks(a, lane, fresh_light, fresh_heavy);
 }
 
 /// The batch's edges examined under the masks, once its levels have run: each member's colour

@@ -407,7 +407,6 @@ void fused_sampler::launch_level(kernels::fused_args<Word> a, std::uint32_t leve
   a.next_light = counters_.data() + 2 * ((level + 1) % 3);
   a.next_heavy = a.next_light + 1;
   a.stale_counts = counters_.data() + 2 * ((level + 2) % 3);
-  a.queue_places = counters_.data() + 6;
   a.padded = a.chunked && level > 0;  // the roots are queued unpadded
   const std::size_t event = events_per_level * (level % max_poll_levels);
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[event], stream_));
@@ -488,6 +487,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const 
   a.queue_capacity = queue_.size();
   a.next_light = counters_.data();
   a.next_heavy = counters_.data() + 1;
+  a.queue_places = counters_.data() + 6;  // after the ring of three (light, heavy) entries
   a.edges_examined = examined_.data();
   a.stats = examined_.data() + 1;
   a.heavy = masks ? mask_heavy_.data() : heavy_.data();

@@ -83,12 +83,17 @@ struct fused_args {
 inline constexpr unsigned fused_draw_claim = 1;
 
 
-/// Whether the level whose (light, heavy) queue counts are `counts` pulls (fused_chunk_pull)
-/// instead of pushing from its queued slots.
+/// Whether a level whose queue holds `queued` slots (light and heavy) pulls (fused_chunk_pull)
+/// instead of pushing from them.
+template <class Word>
+__device__ __forceinline__ bool queue_pulls(const fused_args<Word>& a, unsigned queued) {
+  return a.chunked && queued != 0 && queued >= a.pull_from;
+}
+
+/// Whether this level pulls (its queue counts are a.counts).
 template <class Word>
 __device__ __forceinline__ bool pulls(const fused_args<Word>& a) {
-  const unsigned queued = a.counts[0] + a.counts[1];
-  return a.chunked && queued != 0 && queued >= a.pull_from;
+  return queue_pulls(a, a.counts[0] + a.counts[1]);
 }
 
 /// A queue entry that holds no slot (a chunked queue's padding, fused_settle_level).
