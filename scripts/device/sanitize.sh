@@ -35,8 +35,9 @@ check() {
 # Racecheck: every kernel that shares memory between threads of a block.
 check racecheck wildfire_cuda_gpu_tests 'CudaBlockRule.*' 60               # warp, fused light/heavy, forward
 check racecheck wildfire_cuda_gpu_tests 'CudaFused.ManyGroupsPerBatchEqualsReference' 60  # fused queue buffers
-# Edge masks (subset table), chunked light (lane ranks) and heavy (the staged chunk), settle pass.
-check racecheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*/dense_32_colours_31_chunks_pull_off:Graphs/CudaFusedChunked.*/dense_64_colours_32_chunks_pull_off' 120
+# Edge masks (subset table), chunked light (lane ranks) and heavy (the staged chunk), settle pass
+# (every region, and the touched ones).
+check racecheck wildfire_cuda_gpu_tests 'Graphs/CudaFusedChunked.*/dense_32_colours_31_chunks_pull_off_touch_auto:Graphs/CudaFusedChunked.*/dense_64_colours_32_chunks_pull_off_touch_auto:Graphs/CudaFusedChunked.*/dense_32_colours_32_chunks_pull_off_touch_*' 150
 check racecheck wildfire_cuda_gpu_tests 'CudaSmallSets.WeightedCascadeEqualsReference' 30  # lane-per-sample queues
 check racecheck wildfire_cuda_gpu_tests 'CudaRrCollection.GreedyEqualsCpuGreedy' 40        # block argmax
 check racecheck wildfire_cuda_gpu_tests 'CudaIncremental.CandidateGreedyEqualsCpuGreedy' 120  # candidate filters

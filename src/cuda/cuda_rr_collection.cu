@@ -271,6 +271,7 @@ class cuda_rr_collection final : public rr_collection {
     p.fused_drawn_ahead_batches = fused_ ? fused_->profile().drawn_ahead_batches : 0;
     p.fused_early_slots = fused_ ? fused_->profile().early_slots : 0;
     p.fused_pulled_levels = fused_ ? fused_->profile().pulled_levels : 0;
+    p.fused_touched_levels = fused_ ? fused_->profile().touched_levels : 0;
     p.profiling = profiling_;
     return p;
   }
@@ -424,9 +425,10 @@ class cuda_rr_collection final : public rr_collection {
     const fused_profile& f = fused_->profile();
     const double slots = static_cast<double>(f.light_slots + f.heavy_slots);
     std::fprintf(stderr, "%s fused %u colours x %u groups per batch, %llu batches, %llu levels with work, %llu "
-                 "pulled (deepest batch %llu; %llu launched, %llu polls)\n",
+                 "pulled, %llu settled by touched regions (deepest batch %llu; %llu launched, %llu polls)\n",
                  prefix, colours_, fused_->max_groups(), static_cast<unsigned long long>(f.traversals),
                  static_cast<unsigned long long>(f.levels), static_cast<unsigned long long>(f.pulled_levels),
+                 static_cast<unsigned long long>(f.touched_levels),
                  static_cast<unsigned long long>(f.max_levels),
                  static_cast<unsigned long long>(f.levels_launched), static_cast<unsigned long long>(f.polls));
     std::fprintf(stderr, "%s fused slots expanded light %.4g heavy %.4g (%.4g took colours early), items %.4g, "

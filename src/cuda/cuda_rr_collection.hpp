@@ -97,6 +97,7 @@ struct cuda_collection_profile {
   std::uint64_t fused_drawn_ahead_batches = 0;  // of those, masks drawn beside the last batch's levels
   std::uint64_t fused_early_slots = 0;      // slots that took colours early in a level (edge masks)
   std::uint64_t fused_pulled_levels = 0;    // chunked levels that pulled (fused_chunk_pull)
+  std::uint64_t fused_touched_levels = 0;   // levels settled by the regions they touched only
   bool profiling = false;
 };
 

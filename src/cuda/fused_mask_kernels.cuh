@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/fused_sampler_kernels.cuh"
 #include "cuda/warp_primitives.cuh"
@@ -46,20 +47,6 @@ namespace wildfire::cuda::kernels {
 template <class Word>
 __device__ __forceinline__ const Word* mask_words(const fused_args<Word>& a, std::uint64_t group, std::uint32_t w) {
   return a.masks + (group * a.words + w) * a.mask_slot_stride;
-}
-
-/// 32 lanes each holding a row of a 32 x 32 bit matrix (bit e of lane c) get its columns (bit c of
-/// lane e): five butterfly steps, each swapping the off-diagonal s x s blocks of every 2s x 2s block.
-__device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, unsigned lane) {
-  constexpr std::uint32_t low_halves[5] = {0x0000ffffU, 0x00ff00ffU, 0x0f0f0f0fU, 0x33333333U, 0x55555555U};
-#pragma unroll
-  for (unsigned step = 0; step < 5; ++step) {
-    const unsigned s = 16U >> step;
-    const std::uint32_t low = low_halves[step];
-    const std::uint32_t other = __shfl_xor_sync(warp_full_mask, row, s);
-    row = (lane & s) == 0 ? (row & low) | ((other & low) << s) : (row & ~low) | ((other & ~low) >> s);
-  }
-  return row;
 }
 
 /// The colours a lane draws: colour `lane` of units `unit` and `unit + 1` of a batch (a unit being
@@ -296,19 +283,57 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
   }
 }
 
+/// Regions of next words the settle pass tests at once (a 16-byte load a lane), and regions a warp
+/// settles at once (loads in flight, one queue reservation).
+inline constexpr unsigned fused_settle_region_bytes = 32 * sizeof(uint4);
+inline constexpr unsigned fused_settle_ahead = 2;
+
+/// Whether this level marks the settle regions its reductions touch, so that its settle pass
+/// reads only those (fused_settle_level): a pushing level that queues fewer than a.touch_below
+/// slots. A level that queues many reaches most regions anyway, and the marks slowed its expansion
+/// (H200, p = 0.2, 32 colours: a batch's densest pushing level 4.07 -> 4.26 ms, and with one group
+/// and 128 vertices a region, the pilot's 0.34 -> 1.96 ms, every SM storing to a few lines).
+template <class Word>
+__device__ __forceinline__ bool touches_regions(const fused_args<Word>& a) {
+  return a.counts[0] + a.counts[1] < a.touch_below;
+}
+
+/// A pushing kernel's expansion: body(std::true_type{}) where the level touches regions (`touch`,
+/// touches_regions), else body(std::false_type{}), so that the expansion marks them or not by a
+/// template argument (a test at every reduction spilled more registers from the light chunks' 32).
+template <class Body>
+__device__ __forceinline__ void with_region_flags(bool touch, Body body) {
+  if (touch) {
+    body(std::true_type{});
+  } else {
+    body(std::false_type{});
+  }
+}
+
+/// Marks the settle region of `slot`'s next word as reduced into by this pushing level when it
+/// touches regions (`Touch`, with_region_flags).
+template <bool Touch, class Word>
+__device__ __forceinline__ void touch_region(const fused_args<Word>& a, std::uint64_t slot) {
+  if constexpr (Touch) a.touched[slot * sizeof(Word) / fused_settle_region_bytes] = 1;
+}
+
 /// In-edge j of v for the colours `frontier` of word w in `group`: the live ones (the edge's
 /// mask) go into the source's next word by a reduction that returns nothing, so the lane never
 /// waits for it (fused_settle_level finds what is new). Filtering them first by the source's
 /// visited word, a dependent load, measured slower (H200, p = 0.2, 32 colours: 0.41 against 0.33 s;
 /// 0.380 against 0.333 s read through the read-only cache with four rounds of loads in flight).
-template <class Word>
+template <bool Touch, class Word>
 __device__ __forceinline__ void mask_edge(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
                                           std::uint32_t w, std::uint64_t j, Word frontier) {
   // Both loads issue before either is used.
   const Word mask = __ldg(mask_words(a, group, w) + j * a.mask_edge_stride);
   const std::uint32_t u = __ldg(g.in_sources + j);
   const Word live = frontier & mask;
-  if (live != 0) atomicOr(a.next + slot_of(a, group, u, w), live);
+  if (live != 0) {
+    const std::uint64_t slot = slot_of(a, group, u, w);
+    atomicOr(a.next + slot, live);
+    touch_region<Touch>(a, slot);
+  }
 }
 
 /// The colours that reached `slot` earlier in this level (reductions into its next word by slots
@@ -348,6 +373,7 @@ __device__ __forceinline__ Word take_early(const fused_args<Word>& a, std::uint3
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_view g, fused_args<Word> a) {
   const unsigned num_light = a.counts[0];
+  const bool touch = touches_regions(a);
   open_level(a, num_light, a.counts[1]);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
@@ -371,12 +397,14 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
       degree = g.in_offsets[place.v + 1] - begin;
     }
     all_items += degree;
-    warp_expand(degree, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
-      const std::uint64_t owner_begin = __shfl_sync(fused_full_warp, begin, owner);
-      const std::uint32_t owner_group = __shfl_sync(fused_full_warp, group, owner);
-      const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
-      const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
-      if (valid) mask_edge(g, a, owner_group, owner_w, owner_begin + item, owner_frontier);
+    with_region_flags(touch, [&](auto marks) {
+      warp_expand(degree, lane, [&](unsigned owner, std::uint64_t item, bool valid) {
+        const std::uint64_t owner_begin = __shfl_sync(fused_full_warp, begin, owner);
+        const std::uint32_t owner_group = __shfl_sync(fused_full_warp, group, owner);
+        const std::uint32_t owner_w = __shfl_sync(fused_full_warp, w, owner);
+        const Word owner_frontier = __shfl_sync(fused_full_warp, frontier, owner);
+        if (valid) mask_edge<decltype(marks)::value>(g, a, owner_group, owner_w, owner_begin + item, owner_frontier);
+      });
     });
   }
   add_warp_counts(a, lane, 0, all_items, early_slots);
@@ -387,6 +415,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_light(graph_vi
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_view g, fused_args<Word> a) {
   const unsigned num_heavy = a.counts[1];
+  const bool touch = touches_regions(a);
   __shared__ Word slot_colours;
   std::uint64_t all_items = 0;  // thread 0's, added once per block
   std::uint64_t early_slots = 0;
@@ -401,7 +430,10 @@ __global__ void __launch_bounds__(fused_block_threads) fused_mask_heavy(graph_vi
     const auto [v, group, w] = place_of(a, slot);
     const std::uint64_t begin = g.in_offsets[v];
     const std::uint64_t degree = g.in_offsets[v + 1] - begin;
-    for (std::uint64_t e = threadIdx.x; e < degree; e += blockDim.x) mask_edge(g, a, group, w, begin + e, colours);
+    with_region_flags(touch, [&](auto marks) {
+      for (std::uint64_t e = threadIdx.x; e < degree; e += blockDim.x)
+        mask_edge<decltype(marks)::value>(g, a, group, w, begin + e, colours);
+    });
     if (threadIdx.x == 0) all_items += degree;
     __syncthreads();  // every thread has read the slot's colours before thread 0 takes the next
   }
@@ -462,18 +494,87 @@ __device__ __forceinline__ void add_fresh_chunks(const fused_args<Word>& a, unsi
   if (lane == 0 && heavy != 0) atomicAdd(a.next_heavy, 32U * heavy);
 }
 
-/// The level's last kernel under the masks (settle_slot for every slot with a next word). A pass
-/// over every slot (458 MB of next words at 64 groups on topcats-like), which replaces the
-/// returning atomics and per-discovery queueing that left the expansion waiting on memory (Nsight
-/// Compute, p = 0.2: 96% long-scoreboard stalls). A warp first tests a region of 512 bytes of next
-/// words, a 16-byte load a lane, two regions in flight, and settles its slots only where any word
-/// is set: most of a batch's levels reach few slots, and a pass of 4-byte loads a thread, four in
-/// flight, took 0.345 ms there (H200, p = 0.2, 32 colours; 20 of a run's levels).
+/// Regions of next words a warp settles together (settle_regions).
+struct settle_places {
+  std::uint64_t region[fused_settle_ahead];
+};
+
+/// Whole warp: settles the regions at.region[i] of next words whose bit i of `valid` (warp-uniform)
+/// is set, after a pulling level (`pulled`: the next words are fresh colours already, and the
+/// frontier words are cleared here) or a pushing one, queueing their fresh slots on `light` and
+/// `heavy`. Warp-uniform control throughout: chunked, a region is whole chunks (settle_slot's ballot).
+template <class Word>
+__device__ __forceinline__ void settle_regions(const fused_args<Word>& a, settle_places at, unsigned valid, bool pulled,
+                                               unsigned* light_places, unsigned* heavy_places, unsigned lane) {
+  constexpr unsigned per_lane = sizeof(uint4) / sizeof(Word);  // slots a lane's load covers
+  constexpr std::uint64_t region = 32 * per_lane;
+  const auto* const words = reinterpret_cast<const uint4*>(a.next);  // the buffer is 256-byte aligned
+  auto* const frontier_words = reinterpret_cast<uint4*>(a.current);
+  uint4 loaded[fused_settle_ahead];
+#pragma unroll
+  for (unsigned i = 0; i < fused_settle_ahead; ++i) {
+    const bool inside = ((valid >> i) & 1U) != 0;
+    loaded[i] = inside ? words[at.region[i] * 32 + lane] : make_uint4(0, 0, 0, 0);
+    if (inside && pulled) frontier_words[at.region[i] * 32 + lane] = make_uint4(0, 0, 0, 0);
+  }
+  // Chunked, the warp queues the chunks of its regions that took fresh colours with one
+  // reservation per kind (light, heavy) instead of one per chunk: every warp reserves on the same
+  // two counters, and a dense level's 3.6M reservations one by one took ~1.5 ms of atomics on one
+  // L2 address (H200, p = 0.2, 32 colours).
+  constexpr unsigned chunks = fused_settle_ahead * per_lane;
+  std::uint32_t entries[chunks];  // the lane's slot of chunk i of the regions, or fused_no_slot
+  unsigned light = 0;             // bit i: chunk i took fresh colours, light (heavy) vertex
+  unsigned heavy = 0;
+#pragma unroll
+  for (unsigned i = 0; i < fused_settle_ahead; ++i) {
+#pragma unroll
+    for (unsigned c = 0; c < per_lane; ++c) entries[i * per_lane + c] = fused_no_slot;
+    const uint4 w = loaded[i];
+    if (((valid >> i) & 1U) == 0 || !__any_sync(fused_full_warp, (w.x | w.y | w.z | w.w) != 0)) continue;
+#pragma unroll
+    for (unsigned c = 0; c < per_lane; ++c) {
+      const std::uint64_t slot = at.region[i] * region + c * 32 + lane;  // its word is in the L1 now
+      if (!a.chunked) {
+        settle_slot(a, slot, a.next[slot], false, light_places, heavy_places);
+        continue;
+      }
+      const bool fresh = (pulled ? a.next[slot] : settle_word(a, slot, a.next[slot])) != 0;
+      if (__ballot_sync(fused_full_warp, fresh) == 0) continue;
+      entries[i * per_lane + c] = fresh ? static_cast<std::uint32_t>(slot) : fused_no_slot;
+      const unsigned bit = 1U << (i * per_lane + c);
+      (a.heavy[place_of(a, static_cast<std::uint32_t>(slot)).v] != 0 ? heavy : light) |= bit;
+    }
+  }
+  if ((light | heavy) == 0) return;  // warp-uniform
+  unsigned light_base = 0;
+  unsigned heavy_base = 0;
+  if (lane == 0 && light != 0) light_base = atomicAdd(light_places, 32U * __popc(light));
+  if (lane == 0 && heavy != 0) heavy_base = atomicAdd(heavy_places, 32U * __popc(heavy));
+  light_base = __shfl_sync(fused_full_warp, light_base, 0);
+  heavy_base = __shfl_sync(fused_full_warp, heavy_base, 0);
+#pragma unroll
+  for (unsigned i = 0; i < chunks; ++i) {
+    const unsigned below = (1U << i) - 1;
+    if ((light >> i) & 1U) a.next_queue[light_base + 32 * __popc(light & below) + lane] = entries[i];
+    if ((heavy >> i) & 1U) a.next_queue[a.queue_capacity - 1 - (heavy_base + 32 * __popc(heavy & below) + lane)] = entries[i];
+  }
+}
+
+/// The level's last kernel under the masks (settle_slot for every slot with a next word), which
+/// replaces the returning atomics and per-discovery queueing that left the expansion waiting on
+/// memory (Nsight Compute, p = 0.2: 96% long-scoreboard stalls). Its slots go by regions of 512
+/// bytes of next words (settle_regions), two in flight a warp: a pass of 4-byte loads a thread,
+/// four in flight, took 0.345 ms over 20 sparse levels (H200, p = 0.2, 32 colours).
+/// After a pushing level that touched regions (touches_regions) it settles only the regions its
+/// reductions touched, clearing their flags: a pass over every region (458 MB of next words at 64
+/// groups on topcats-like) took 0.11 ms a level however few slots the level reached, 0.22 ms beside
+/// a draw ahead, and most of a batch's levels reach few.
 /// A pulling level settled its sources itself (fused_chunk_pull, its hubs fused_chunk_heavy) and
 /// counted its fresh chunks; when the next level pulls as well, there is nothing left to do (each
 /// pass cost ~1.1 ms of a ~3.5 ms sweep, 1.5 ms beside a draw ahead). When it pushes, the pass
-/// queues the fresh chunks (its places from the pull's own counters: the ring's hold the counts
-/// already) and clears the frontier words the pull read, the next level's next words.
+/// goes over every region: it queues the fresh chunks (its places from the pull's own counters: the
+/// ring's hold the counts already) and clears the frontier words the pull read, the next level's
+/// next words.
 template <class Word>
 __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_view g, fused_args<Word> a) {
   // A level that expanded nothing left every next word zero: the batch's trailing empty levels
@@ -483,69 +584,39 @@ __global__ void __launch_bounds__(fused_block_threads) fused_settle_level(graph_
   if (pulled && next_level_pulls(a)) return;
   unsigned* const light_places = pulled ? a.queue_places : a.next_light;
   unsigned* const heavy_places = pulled ? a.queue_places + 1 : a.next_heavy;
-  constexpr unsigned per_lane = sizeof(uint4) / sizeof(Word);  // slots a lane's load covers
-  constexpr std::uint64_t region = 32 * per_lane;               // slots a warp tests at once
-  constexpr unsigned ahead = 2;
+  constexpr std::uint64_t region = fused_settle_region_bytes / sizeof(Word);  // slots
   const std::uint64_t slots = static_cast<std::uint64_t>(a.num_groups) * g.num_vertices * a.words;
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warp = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
-  const std::uint64_t regions = slots / region;
-  const auto* const words = reinterpret_cast<const uint4*>(a.next);  // the buffer is 256-byte aligned
-  auto* const frontier_words = reinterpret_cast<uint4*>(a.current);
-  // Warp-uniform control throughout: chunked, a region is whole chunks (settle_slot's ballot).
-  for (std::uint64_t r = warp; r < regions; r += ahead * warps) {
-    uint4 loaded[ahead];
-#pragma unroll
-    for (unsigned i = 0; i < ahead; ++i) {
-      const bool inside = r + i * warps < regions;
-      loaded[i] = inside ? words[(r + i * warps) * 32 + lane] : make_uint4(0, 0, 0, 0);
-      if (inside && pulled) frontier_words[(r + i * warps) * 32 + lane] = make_uint4(0, 0, 0, 0);
+  const std::uint64_t regions = slots / region;  // whole ones
+  // A warp takes 32 regions at a time, a lane's flag each, and settles those it must two at a time.
+  // The 32 lie `warps` apart, so that regions side by side go to different warps: the regions a
+  // level touches cluster (the hubs' ids are low), and a warp of 32 adjacent ones settled them one
+  // pair after another while the other warps idled (a batch's second level 0.12 -> 0.31 ms).
+  const bool touched_only = !pulled && touches_regions(a);
+  if (touched_only && blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(a.stats + fused_stat_touched, 1ULL);
+  for (std::uint64_t first = warp; first < regions; first += 32 * warps) {
+    const std::uint64_t mine = first + lane * warps;
+    bool take = mine < regions;
+    if (touched_only) {
+      take = take && a.touched[mine] != 0;
+      if (take) a.touched[mine] = 0;
     }
-    // Chunked, the warp queues the chunks of its `ahead` regions that took fresh colours with one
-    // reservation per kind (light, heavy) instead of one per chunk: every warp reserves on the same
-    // two counters, and a dense level's 3.6M reservations one by one took ~1.5 ms of atomics on one
-    // L2 address (H200, p = 0.2, 32 colours).
-    constexpr unsigned chunks = ahead * per_lane;
-    std::uint32_t entries[chunks];  // the lane's slot of chunk i of the regions, or fused_no_slot
-    unsigned light = 0;             // bit i: chunk i took fresh colours, light (heavy) vertex
-    unsigned heavy = 0;
+    for (unsigned list = __ballot_sync(fused_full_warp, take); list != 0;) {
+      settle_places at;
+      unsigned valid = 0;
 #pragma unroll
-    for (unsigned i = 0; i < ahead; ++i) {
-      const std::uint64_t at = r + i * warps;
-#pragma unroll
-      for (unsigned c = 0; c < per_lane; ++c) entries[i * per_lane + c] = fused_no_slot;
-      const uint4 w = loaded[i];
-      if (at >= regions || !__any_sync(fused_full_warp, (w.x | w.y | w.z | w.w) != 0)) continue;
-#pragma unroll
-      for (unsigned c = 0; c < per_lane; ++c) {
-        const std::uint64_t slot = at * region + c * 32 + lane;  // its word is in the L1 now
-        if (!a.chunked) {
-          settle_slot(a, slot, a.next[slot], false, light_places, heavy_places);
-          continue;
-        }
-        const bool fresh = (pulled ? a.next[slot] : settle_word(a, slot, a.next[slot])) != 0;
-        if (__ballot_sync(fused_full_warp, fresh) == 0) continue;
-        entries[i * per_lane + c] = fresh ? static_cast<std::uint32_t>(slot) : fused_no_slot;
-        const unsigned bit = 1U << (i * per_lane + c);
-        (a.heavy[place_of(a, static_cast<std::uint32_t>(slot)).v] != 0 ? heavy : light) |= bit;
+      for (unsigned i = 0; i < fused_settle_ahead; ++i) {
+        at.region[i] = first + (list != 0 ? __ffs(static_cast<int>(list)) - 1 : 0) * warps;
+        valid |= (list != 0 ? 1U : 0U) << i;
+        list &= list - 1;
       }
-    }
-    if ((light | heavy) == 0) continue;  // warp-uniform
-    unsigned light_base = 0;
-    unsigned heavy_base = 0;
-    if (lane == 0 && light != 0) light_base = atomicAdd(light_places, 32U * __popc(light));
-    if (lane == 0 && heavy != 0) heavy_base = atomicAdd(heavy_places, 32U * __popc(heavy));
-    light_base = __shfl_sync(fused_full_warp, light_base, 0);
-    heavy_base = __shfl_sync(fused_full_warp, heavy_base, 0);
-#pragma unroll
-    for (unsigned i = 0; i < chunks; ++i) {
-      const unsigned below = (1U << i) - 1;
-      if ((light >> i) & 1U) a.next_queue[light_base + 32 * __popc(light & below) + lane] = entries[i];
-      if ((heavy >> i) & 1U) a.next_queue[a.queue_capacity - 1 - (heavy_base + 32 * __popc(heavy & below) + lane)] = entries[i];
+      settle_regions(a, at, valid, pulled, light_places, heavy_places, lane);
     }
   }
-  // The slots past the whole regions, fewer than one region (chunked: whole chunks).
+  // The slots past the whole regions, fewer than one region (chunked: whole chunks); their flag
+  // is never read.
   for (std::uint64_t slot = regions * region + warp * 32 + lane; slot < slots; slot += warps * 32) {
     if (pulled) a.current[slot] = 0;
     settle_slot(a, slot, a.next[slot], pulled, light_places, heavy_places);
@@ -590,14 +661,14 @@ __device__ __forceinline__ Word open_entry(const fused_args<Word>& a, std::uint3
 /// of its vertex. In a chunk the lanes' slots are one vertex's: each in-edge's source is one load
 /// for the warp, the slots' masks of the edge are side by side (edge-major), and so are the
 /// sources' next words the reductions go to (slot_of is vertex-major).
-template <class Word>
+template <bool Touch, class Word>
 __device__ __forceinline__ void expand_chunk_slot(const graph_view& g, const fused_args<Word>& a,
                                                   const slot_place& place, Word frontier, std::uint64_t first,
                                                   std::uint64_t step) {
   const std::uint64_t end = g.in_offsets[place.v + 1];
 #pragma unroll 4
   for (std::uint64_t j = g.in_offsets[place.v] + first; j < end; j += step)
-    mask_edge(g, a, place.group, place.w, j, frontier);
+    mask_edge<Touch>(g, a, place.group, place.w, j, frontier);
 }
 
 /// Whole warp, converged: expands the lanes' slots (`slot`, fused_no_slot for none; `place` and
@@ -608,7 +679,7 @@ __device__ __forceinline__ void expand_chunk_slot(const graph_view& g, const fus
 /// unchunked; light 0.817 -> 0.874 s, but 0.564 -> 0.528 s at 64 colours). Otherwise (the roots'
 /// level, queued unpadded) each lane walks its own slot's in-edges. `lanes_by_rank`: the warp's
 /// 32 bytes of shared memory.
-template <class Word>
+template <bool Touch, class Word>
 __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_args<Word>& a, std::uint32_t slot,
                                              const slot_place& place, Word frontier, unsigned lane,
                                              std::uint8_t* lanes_by_rank, std::uint64_t first, std::uint64_t step) {
@@ -616,7 +687,7 @@ __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_ar
   if (valid == 0) return;
   const std::uint32_t v = __shfl_sync(fused_full_warp, place.v, __ffs(static_cast<int>(valid)) - 1);
   if (!__all_sync(fused_full_warp, slot == fused_no_slot || place.v == v)) {
-    if (slot != fused_no_slot) expand_chunk_slot(g, a, place, frontier, first, step);
+    if (slot != fused_no_slot) expand_chunk_slot<Touch>(g, a, place, frontier, first, step);
     return;
   }
   const auto count = static_cast<unsigned>(__popc(valid));
@@ -644,7 +715,10 @@ __device__ __forceinline__ void expand_chunk(const graph_view& g, const fused_ar
     const Word mask = __ldg(masks + j * row);
     const std::uint32_t u = __ldg(g.in_sources + j);
     const Word live = owner_frontier & mask;
-    if (live != 0) atomicOr(next + u * row, live);
+    if (live != 0) {
+      atomicOr(next + u * row, live);
+      touch_region<Touch>(a, owner_column + u * row);
+    }
   }
 }
 
@@ -722,19 +796,21 @@ __global__ void __launch_bounds__(fused_block_threads, 8) fused_chunk_light(grap
   // head of the chunk's chain of dependent loads (entry, words, offsets, edges), and Nsight Compute
   // found a quarter of the stall samples waiting on it (the queue streams from DRAM). Light
   // 0.129-0.133 -> 0.126-0.129 s with take_early's visited load beside its next load (H200, p = 0.2).
-  std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
-  std::uint32_t ahead = chunk_entry(a, first + lane, num_light, false);
-  for (; first < num_light; first += warps * 32) {
-    std::uint32_t slot = ahead;
-    ahead = chunk_entry(a, first + warps * 32 + lane, num_light, false);
-    const Word frontier = open_entry(a, slot, lane, tally.early);
-    slot_place place{0, 0, 0};
-    if (slot != fused_no_slot) {
-      place = place_of(a, slot);
-      tally.count(g, place.v);
+  with_region_flags(touches_regions(a), [&](auto marks) {
+    std::uint64_t first = ((static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * 32;
+    std::uint32_t ahead = chunk_entry(a, first + lane, num_light, false);
+    for (; first < num_light; first += warps * 32) {
+      std::uint32_t slot = ahead;
+      ahead = chunk_entry(a, first + warps * 32 + lane, num_light, false);
+      const Word frontier = open_entry(a, slot, lane, tally.early);
+      slot_place place{0, 0, 0};
+      if (slot != fused_no_slot) {
+        place = place_of(a, slot);
+        tally.count(g, place.v);
+      }
+      expand_chunk<decltype(marks)::value>(g, a, slot, place, frontier, lane, lanes_by_rank[threadIdx.x >> 5], 0, 1);
     }
-    expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[threadIdx.x >> 5], 0, 1);
-  }
+  });
   tally.add(a, lane, fused_stat_light);
 }
 
@@ -747,6 +823,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_v
     return;
   }
   const unsigned num_heavy = a.counts[1];
+  const bool touch = touches_regions(a);
   const unsigned lane = threadIdx.x & 31;
   const unsigned warp = threadIdx.x >> 5;
   constexpr unsigned warps = fused_block_threads / 32;
@@ -765,7 +842,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_chunk_heavy(graph_v
     const Word frontier = chunk_frontiers[lane];
     slot_place place{0, 0, 0};
     if (slot != fused_no_slot) place = place_of(a, slot);
-    expand_chunk(g, a, slot, place, frontier, lane, lanes_by_rank[warp], warp, warps);
+    with_region_flags(touch, [&](auto marks) {
+      expand_chunk<decltype(marks)::value>(g, a, slot, place, frontier, lane, lanes_by_rank[warp], warp, warps);
+    });
     if (warp == 0 && slot != fused_no_slot) tally.count(g, place.v);
     __syncthreads();  // every warp has read the chunk before warp 0 opens the next
   }

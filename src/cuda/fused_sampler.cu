@@ -89,6 +89,16 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
     if (mode == "off") pull_share_ = -1;
     if (end != pull && *end == '\0' && share > 0 && share <= 1) pull_share_ = share;
   }
+  if (const char* touch = std::getenv("WF_FUSED_TOUCH"); touch != nullptr) {
+    // on: every pushing level marks the regions it touches; off: none; a share in (0, 1]: levels
+    // that queue less than that share of the slots.
+    const std::string_view mode(touch);
+    char* end = nullptr;
+    const double share = std::strtod(touch, &end);
+    if (mode == "on") touch_share_ = 2;
+    if (mode == "off") touch_share_ = 0;
+    if (end != touch && *end == '\0' && share > 0 && share <= 1) touch_share_ = share;
+  }
   overlap_blocks_ = overlap_from_environment();
   buffer_flush_ = late_queue_ ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
@@ -117,6 +127,12 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
   visited_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused visited colour masks");
   current_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused frontier colour masks");
   next_ = device_buffer<unsigned char>(budget, all_slots * word_bytes_, "fused next-frontier colour masks");
+  if (mask_mode_ != mask_mode::off) {
+    // Flags of whole regions and of the last, partial one; a settle pass clears those it reads.
+    touched_ = device_buffer<std::uint8_t>(budget, all_slots * word_bytes_ / kernels::fused_settle_region_bytes + 1,
+                                           "fused touched next-word regions");
+    WF_CUDA_CHECK(cudaMemsetAsync(touched_.data(), 0, touched_.bytes(), stream));
+  }
   queue_ = device_buffer<std::uint32_t>(budget, all_slots, "fused frontier queue");
   next_queue_ = device_buffer<std::uint32_t>(budget, all_slots, "fused next-frontier queue");
   keys_ = device_buffer<std::uint64_t>(budget, static_cast<std::uint64_t>(colours) * max_groups_, "fused sample keys");
@@ -479,6 +495,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const 
   kernels::fused_args<Word> a = batch_args<Word>(first_id, num_samples, shape.groups, masks, buffer);
   a.keys = keys_.data();
   a.visited = reinterpret_cast<Word*>(visited_.data());
+  a.touched = touched_.data();
   // The roots are level 0's frontier: launch_level(0) reads current_ / queue_ / ring entry 0.
   a.current = reinterpret_cast<Word*>(next_.data());
   a.next = reinterpret_cast<Word*>(current_.data());
@@ -497,6 +514,10 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const 
   a.pull_segments = a.chunked ? pull_first_.size() : 0;
   a.pull_from = a.pull_segments == 0 ? 0xffffffffU
                 : static_cast<unsigned>(std::max<double>(std::ceil(pull_share_ * static_cast<double>(slots)), 1));
+  // Pushing levels that queue less than touch_share_ of the slots settle only the regions their
+  // reductions touched (WF_FUSED_TOUCH).
+  const double touch_below = std::ceil(touch_share_ * static_cast<double>(slots));
+  a.touch_below = static_cast<unsigned>(std::min<double>(touch_below, 0xffffffffU));
   a.buffer_flush = buffer_flush_;
   a.live_capacity = late_queue_ ? late_live_capacity : kernels::fused_live_capacity;
   a.live_resolve = late_queue_ ? late_live_resolve : kernels::fused_live_resolve;
@@ -569,6 +590,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const 
   profile_.items += stats[kernels::fused_stat_items];
   profile_.early_slots += stats[kernels::fused_stat_early];
   profile_.pulled_levels += stats[kernels::fused_stat_pulled];
+  profile_.touched_levels += stats[kernels::fused_stat_touched];
   return a;  // the extraction reads the visited words (and the batch's shape) only
 }
 

@@ -49,6 +49,10 @@ struct fused_args {
   Word* visited;                  // slot (v * num_groups + g) * words + w (slot_of)
   Word* current;                  // colours to expand from the slot at this level
   Word* next;                     // colours discovered at this level
+  std::uint8_t* touched;          // edge masks: per region of next words, whether a pushing level
+                                  //   reduced into it (touch_region; zero between levels)
+  unsigned touch_below;           // edge masks: a pushing level that queues fewer slots marks the
+                                  //   regions it reduces into, and only those are settled
   std::uint32_t* queue;           // this level's slots: light from the front, heavy from the back
   std::uint32_t* next_queue;
   std::uint64_t queue_capacity;   // num_groups * n * words
@@ -130,8 +134,9 @@ inline constexpr unsigned fused_stat_light = 1;
 inline constexpr unsigned fused_stat_heavy = 2;
 inline constexpr unsigned fused_stat_items = 3;
 inline constexpr unsigned fused_stat_early = 4;
-inline constexpr unsigned fused_stat_pulled = 5;  // levels that pulled (fused_chunk_pull)
-inline constexpr unsigned fused_stat_count = 6;
+inline constexpr unsigned fused_stat_pulled = 5;   // levels that pulled (fused_chunk_pull)
+inline constexpr unsigned fused_stat_touched = 6;  // levels settled by touched regions (touches_regions)
+inline constexpr unsigned fused_stat_count = 7;
 
 /// The first kernel of a level, thread 0 of block 0: clears the ring entry level L + 1 will queue
 /// into (level L - 1 read it and has finished) and counts the level.
@@ -716,76 +721,100 @@ __global__ void __launch_bounds__(fused_block_threads) fused_lt(graph_view g, fu
 inline constexpr unsigned fused_span_tiles = 8;
 inline constexpr unsigned fused_span_vertices = fused_span_tiles * 32;
 
-/// The flat extraction's walk, whole warps: a warp per (group, span), lane = vertex of each of the
-/// span's tiles; for every colour of the group, calls visit(sample, span, first, slices), `sample`
-/// being the batch-local sample of the colour, `first` the lane's vertex in the span's first tile
-/// and slices[t] the ballot of the colour's bit over tile t (its slice of that RR set). The span's
-/// visited words of a word index are loaded before any ballot, fused_span_tiles loads in flight.
+/// The flat extraction's walk, whole warps: a warp per (group, span), calling visit(group, span,
+/// first), `first` being the lane's vertex in the span's first tile (span_words loads the span's
+/// colour words). Warps side by side take one span's groups: slots are vertex-major, so they read
+/// the same lines, which the L2 then serves; taking a group's spans in turn, each lane's 4-byte
+/// word was a 32-byte sector of its own, read again by every group's warp much later.
 template <class Word, class Visit>
-__device__ __forceinline__ void for_each_span_colour(const graph_view& g, const fused_args<Word>& a,
-                                                     std::uint64_t spans, Visit visit) {
-  constexpr unsigned bits = sizeof(Word) * 8;
+__device__ __forceinline__ void for_each_group_span(const fused_args<Word>& a, std::uint64_t spans, Visit visit) {
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const std::uint64_t work = static_cast<std::uint64_t>(a.num_groups) * spans;
   for (std::uint64_t i = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < work;
        i += warps) {
-    // Warps side by side take one span's groups: slots are vertex-major, so they read the same
-    // lines, which the L2 then serves; taking a group's spans in turn, each lane's 4-byte word was a
-    // 32-byte sector of its own, read again by every group's warp much later.
-    const std::uint64_t group = i % a.num_groups;
     const std::uint64_t span = i / a.num_groups;
-    const std::uint64_t first = span * fused_span_vertices + lane;
-    for (std::uint32_t w = 0; w < a.words; ++w) {
-      Word words[fused_span_tiles];
-#pragma unroll
-      for (unsigned t = 0; t < fused_span_tiles; ++t) {
-        const std::uint64_t v = first + t * 32;
-        words[t] = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
-      }
-      const unsigned in_word = a.colours - w * bits < bits ? a.colours - w * bits : bits;  // 8 or 16 colours
-      for (unsigned b = 0; b < in_word; ++b) {
-        unsigned slices[fused_span_tiles];
-#pragma unroll
-        for (unsigned t = 0; t < fused_span_tiles; ++t)
-          slices[t] = __ballot_sync(fused_full_warp, ((words[t] >> b) & 1U) != 0);
-        visit(group * a.colours + w * bits + b, span, first, slices);
-      }
-    }
+    visit(i % a.num_groups, span, span * fused_span_vertices + lane);
   }
 }
 
+/// The visited words of word index w of group `group` at the lane's vertex of each of the span's
+/// tiles (0 past the graph), all loads in flight before any is used.
+template <class Word>
+__device__ __forceinline__ void span_words(const graph_view& g, const fused_args<Word>& a, std::uint64_t group,
+                                           std::uint64_t first, std::uint32_t w, Word (&words)[fused_span_tiles]) {
+#pragma unroll
+  for (unsigned t = 0; t < fused_span_tiles; ++t) {
+    const std::uint64_t v = first + t * 32;
+    words[t] = v < g.num_vertices ? a.visited[slot_of(a, group, v, w)] : Word{0};
+  }
+}
+
+/// Colours of word index w that the batch holds: the word's width, or fewer with 8 or 16 colours.
+template <class Word>
+__device__ __forceinline__ unsigned colours_in_word(const fused_args<Word>& a, std::uint32_t w) {
+  constexpr unsigned bits = sizeof(Word) * 8;
+  return a.colours - w * bits < bits ? a.colours - w * bits : bits;
+}
+
 /// Extraction, pass 1: the size of every set's slice of every span goes to
-/// span_counts[sample * spans + span] (the scan over these gives every member's position).
+/// span_counts[sample * spans + span] (the scan over these gives every member's position). Each
+/// tile's 32 x 32 bit matrix of (vertex, colour) is transposed across the warp, so that lane c
+/// counts colour c's members by popcounts: a ballot and a popcount per colour and tile made the
+/// pass bound by issuing instructions (1.1 ms a batch of 64 groups at 32 colours on topcats-like,
+/// p = 0.2, H200).
 template <class Word>
 __global__ void fused_count_spans(graph_view g, fused_args<Word> a, std::uint64_t spans, std::uint32_t* span_counts) {
+  constexpr unsigned halves = sizeof(Word) / sizeof(std::uint32_t);  // 32-colour halves of a word
   const unsigned lane = threadIdx.x & 31;
-  for_each_span_colour(g, a, spans, [&](std::uint64_t sample, std::uint64_t span, std::uint64_t, const unsigned* slices) {
-    if (lane != 0) return;
-    unsigned count = 0;
+  for_each_group_span(a, spans, [&](std::uint64_t group, std::uint64_t span, std::uint64_t first) {
+    for (std::uint32_t w = 0; w < a.words; ++w) {
+      Word words[fused_span_tiles];
+      span_words(g, a, group, first, w, words);
+      const unsigned in_word = colours_in_word(a, w);
+      const std::uint64_t word_sample = group * a.colours + w * sizeof(Word) * 8;
 #pragma unroll
-    for (unsigned t = 0; t < fused_span_tiles; ++t) count += static_cast<unsigned>(__popc(slices[t]));
-    span_counts[sample * spans + span] = count;
+      for (unsigned h = 0; h < halves; ++h) {
+        unsigned count = 0;
+#pragma unroll
+        for (unsigned t = 0; t < fused_span_tiles; ++t) {
+          const auto row = static_cast<std::uint32_t>(words[t] >> (32 * h));  // lane: vertex, bit: colour
+          count += static_cast<unsigned>(__popc(warp_transpose_bits(row, lane)));
+        }
+        const unsigned colour = 32 * h + lane;
+        if (colour < in_word) span_counts[(word_sample + colour) * spans + span] = count;
+      }
+    }
   });
 }
 
-/// Extraction, pass 2: the same ballots; each member lane writes its vertex at the span's scanned
-/// position plus the members of the earlier tiles and of lower lanes, so every set comes out
-/// sorted ascending, a span's run from one warp.
+/// Extraction, pass 2: for every colour, the ballot of its bit over each tile (its slice of that
+/// RR set); each member lane writes its vertex at the span's scanned position plus the members of
+/// the earlier tiles and of lower lanes, so every set comes out sorted ascending, a span's run from
+/// one warp. Loading the word's positions at once (a lane's each, shuffled to the colours) instead
+/// of each colour's before its writes made the pass slower (3.4 -> 4.3 ms a batch of 64 groups at
+/// 32 colours, topcats-like, p = 0.2, H200), though a third of its stall samples wait on that load.
 template <class Word>
 __global__ void fused_write_members(graph_view g, fused_args<Word> a, std::uint64_t spans,
                                     const std::uint32_t* span_positions, std::uint32_t* members_out) {
   const unsigned lane = threadIdx.x & 31;
   const unsigned lower_lanes = (1U << lane) - 1U;
-  for_each_span_colour(g, a, spans, [&](std::uint64_t sample, std::uint64_t span, std::uint64_t first,
-                                        const unsigned* slices) {
-    if (sample >= a.num_samples) return;
-    std::uint32_t position = span_positions[sample * spans + span];
+  for_each_group_span(a, spans, [&](std::uint64_t group, std::uint64_t span, std::uint64_t first) {
+    for (std::uint32_t w = 0; w < a.words; ++w) {
+      Word words[fused_span_tiles];
+      span_words(g, a, group, first, w, words);
+      const std::uint64_t word_sample = group * a.colours + w * sizeof(Word) * 8;
+      const unsigned in_word = colours_in_word(a, w);
+      for (unsigned b = 0; b < in_word && word_sample + b < a.num_samples; ++b) {
+        std::uint32_t position = span_positions[(word_sample + b) * spans + span];
 #pragma unroll
-    for (unsigned t = 0; t < fused_span_tiles; ++t) {
-      if (((slices[t] >> lane) & 1U) != 0)
-        members_out[position + __popc(slices[t] & lower_lanes)] = static_cast<std::uint32_t>(first + t * 32);
-      position += static_cast<std::uint32_t>(__popc(slices[t]));
+        for (unsigned t = 0; t < fused_span_tiles; ++t) {
+          const unsigned slice = __ballot_sync(fused_full_warp, ((words[t] >> b) & 1U) != 0);
+          if (((slice >> lane) & 1U) != 0)
+            members_out[position + __popc(slice & lower_lanes)] = static_cast<std::uint32_t>(first + t * 32);
+          position += static_cast<std::uint32_t>(__popc(slice));
+        }
+      }
     }
   });
 }

@@ -1,6 +1,7 @@
 // Warp-level building blocks shared by the kernels: the load-balanced expansion of 32 adjacency
 // ranges over the lanes (RR sampling, fused sampling, forward simulation) and the warp reductions
-// (sums, the greedy's argmax).
+// (sums, the greedy's argmax), and the 32 x 32 bit transpose (the fused traversal's mask draw and
+// extraction).
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,20 @@ __device__ __forceinline__ void warp_expand(std::uint64_t count, unsigned lane, 
       return;
     }
   }
+}
+
+/// 32 lanes each holding a row of a 32 x 32 bit matrix (bit e of lane c) get its columns (bit c of
+/// lane e): five butterfly steps, each swapping the off-diagonal s x s blocks of every 2s x 2s block.
+__device__ __forceinline__ std::uint32_t warp_transpose_bits(std::uint32_t row, unsigned lane) {
+  constexpr std::uint32_t low_halves[5] = {0x0000ffffU, 0x00ff00ffU, 0x0f0f0f0fU, 0x33333333U, 0x55555555U};
+#pragma unroll
+  for (unsigned step = 0; step < 5; ++step) {
+    const unsigned s = 16U >> step;
+    const std::uint32_t low = low_halves[step];
+    const std::uint32_t other = __shfl_xor_sync(warp_full_mask, row, s);
+    row = (lane & s) == 0 ? (row & low) | ((other & low) << s) : (row & ~low) | ((other & ~low) >> s);
+  }
+  return row;
 }
 
 /// Sum of `value` over the warp; the result is valid in lane 0.

@@ -170,16 +170,20 @@ TEST(CudaFused, EdgeMasksEqualReference) {
 // block (heavy hubs) per chunk; the roots' level is queued unpadded. Levels push (WF_FUSED_PULL=off),
 // all pull (on: a warp per segment of out-edges ORs the frontier words through the masks,
 // fused_chunk_pull), or pull where they queue half of the slots (auto); either way the edges
-// examined are the members' in-edges. The same graphs as above, a test each, so that
-// compute-sanitizer can take one (scripts/device/sanitize.sh).
+// examined are the members' in-edges. A pushing level's settle pass reads every region of next
+// words (WF_FUSED_TOUCH=off), only those its reductions touched (on), or the latter where the
+// level queues few slots (auto). The same graphs as above, a test each, so that compute-sanitizer
+// can take one (scripts/device/sanitize.sh).
 struct chunked_case {
   std::string graph;  // edge_mask_graph::id
   std::uint32_t colours;
   std::uint32_t chunks;
   std::string pull;   // WF_FUSED_PULL: off, on or auto (unset)
+  std::string touch;  // WF_FUSED_TOUCH: off, on or auto (unset)
 };
 void PrintTo(const chunked_case& c, std::ostream* out) {
-  *out << c.graph << ", " << c.colours << " colours, " << c.chunks << " chunks, pull " << c.pull;
+  *out << c.graph << ", " << c.colours << " colours, " << c.chunks << " chunks, pull " << c.pull << ", touch "
+       << c.touch;
 }
 class CudaFusedChunked : public ::testing::TestWithParam<chunked_case> {};
 
@@ -187,9 +191,11 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
   if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU";
   const environment_override masks("WF_FUSED_MASKS", "on");
   const environment_override in_flight("WF_FUSED_GROUPS", "64");
-  const auto [graph, colours, chunks, pull] = GetParam();
+  const auto [graph, colours, chunks, pull, touch] = GetParam();
   std::optional<environment_override> pulling;  // auto: unset
   if (pull != "auto") pulling.emplace("WF_FUSED_PULL", pull.c_str());
+  std::optional<environment_override> touching;
+  if (touch != "auto") touching.emplace("WF_FUSED_TOUCH", touch.c_str());
   const edge_mask_graph& named = edge_mask_graphs.at(edge_mask_graph_index(graph));
   const csr_graph g = named.make();
   // expect_fused_equals_reference asks for a third, then the rest: 32 groups, then 64; or 31 and 62
@@ -206,6 +212,9 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
     if (graph == "dense") expect_colours_taken_early(profile, at);
   }
   if (pull == "on") EXPECT_EQ(profile.fused_pulled_levels, profile.fused_levels) << at;
+  // Every level with work pushes when none pulls: with touch on, each settles by its touched regions.
+  if (touch == "on" && pull == "off") EXPECT_EQ(profile.fused_touched_levels, profile.fused_levels) << at;
+  if (touch == "off") EXPECT_EQ(profile.fused_touched_levels, 0U) << at;
   if (pull != "off" && graph == "dense") {
     // Both kinds of pulled sources occur: hubs of more out-edges than a segment, whose segments'
     // colours meet in their next words and which the heavy kernel settles, and sources a segment
@@ -220,16 +229,19 @@ TEST_P(CudaFusedChunked, LevelsEqualReference) {
 std::vector<chunked_case> chunked_cases() {
   std::vector<chunked_case> cases;
   for (const auto& [colours, chunks] : {std::pair{32U, 32U}, std::pair{64U, 32U}, std::pair{32U, 31U}})
-    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, colours, chunks, "off"});
+    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, colours, chunks, "off", "auto"});
+  for (const char* touch : {"on", "off"})
+    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, 32, 32, "off", touch});
   for (const char* pull : {"on", "auto"})
-    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, 32, 32, pull});
+    for (const edge_mask_graph& named : edge_mask_graphs) cases.push_back({named.id, 32, 32, pull, "auto"});
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(Graphs, CudaFusedChunked, ::testing::ValuesIn(chunked_cases()),
                          [](const ::testing::TestParamInfo<chunked_case>& info) {
                            return info.param.graph + "_" + std::to_string(info.param.colours) + "_colours_" +
-                                  std::to_string(info.param.chunks) + "_chunks_pull_" + info.param.pull;
+                                  std::to_string(info.param.chunks) + "_chunks_pull_" + info.param.pull + "_touch_" +
+                                  info.param.touch;
                          });
 
 // Masks drawn ahead (fused_sampler::draw_ahead): a batch's masks start drawing on a second stream
