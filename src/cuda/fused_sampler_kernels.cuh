@@ -49,8 +49,8 @@ struct fused_args {
   Word* visited;                  // slot (v * num_groups + g) * words + w (slot_of)
   Word* current;                  // colours to expand from the slot at this level
   Word* next;                     // colours discovered at this level
-  std::uint8_t* touched;          // edge masks: per region of next words, whether a pushing level
-                                  //   reduced into it (touch_region; zero between levels)
+  std::uint8_t* touched;          // edge masks: per region of next words, set where a pushing level
+                                  //   reduced into it (touch_region; a settle pass clears those it reads)
   unsigned touch_below;           // edge masks: a pushing level that queues fewer slots marks the
                                   //   regions it reduces into, and only those are settled
   std::uint32_t* queue;           // this level's slots: light from the front, heavy from the back
