@@ -52,19 +52,20 @@ __device__ __forceinline__ const Word* mask_words(const fused_args<Word>& a, std
 /// The colours a lane draws: colour `lane` of units `unit` and `unit + 1` of a batch (a unit being
 /// 32 colours of a group's word, or half of a 64-bit one), their samples' keys and where their masks
 /// go (edge j's at out[i][j * stride]). A batch of an odd number of units has no second unit in its
-/// last pair (`second` false: that lane draws one colour).
+/// last pair: the draw's `Second` template argument is false there, and the lane draws one colour.
 struct colour_pair {
   std::uint64_t key[2];
   std::uint32_t* out[2];
-  bool second;
 };
 
 /// The live bits of up to 32 consecutive in-edges from in-CSR position `start` (bit i: edge start +
 /// i), for the lane's two colours, gathered block by block across vertices; flush() transposes the 32
-/// lanes' bits into the edges' 32-colour masks (lane e stores edge e's) and starts the next round.
+/// lanes' bits into the edges' 32-colour masks (lane e stores edge e's) and starts the next round;
+/// the second colour's only with `Second` (colour_pair).
 /// Packing small vertices' blocks into shared rounds, where each vertex took a round of its own,
 /// halves the transposes (topcats-like: 2.3M rounds a unit, 1.0M packed; median in-degree 8):
 /// H200, p = 0.2, masks 0.114 -> 0.089 s at 32 colours, 0.113 -> 0.093 s at 64.
+template <bool Second>
 struct mask_round {
   std::uint64_t start;
   std::uint32_t fill = 0;
@@ -72,10 +73,10 @@ struct mask_round {
   __device__ __forceinline__ void flush(const colour_pair& pair, std::uint64_t stride, unsigned lane) {
     if (fill == 0) return;
     const std::uint32_t first = warp_transpose_bits(live[0], lane);
-    const std::uint32_t second = warp_transpose_bits(live[1], lane);
+    const std::uint32_t second = Second ? warp_transpose_bits(live[1], lane) : 0U;
     if (lane < fill) {
       pair.out[0][(start + lane) * stride] = first;
-      if (pair.second) pair.out[1][(start + lane) * stride] = second;
+      if (Second) pair.out[1][(start + lane) * stride] = second;
     }
     start += fill;
     fill = 0;
@@ -153,7 +154,7 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
                                                 std::uint64_t stride, std::uint32_t first, std::uint32_t last,
                                                 unsigned lane) {
   std::uint64_t end = g.in_offsets[first];
-  mask_round round{end};
+  mask_round<Second> round{end};
   for (std::uint32_t v = first; v < last; ++v) {
     const std::uint64_t begin = end;
     end = g.in_offsets[v + 1];
@@ -173,12 +174,12 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
       round.flush(pair, stride, lane);
       for (std::uint64_t j = begin + lane; j < end; j += 32) {
         pair.out[0][j * stride] = 0;
-        if (pair.second) pair.out[1][j * stride] = 0;
+        if (Second) pair.out[1][j * stride] = 0;
       }
       __syncwarp();  // the clears are visible to the warp's atomics
 #pragma unroll
       for (unsigned c = 0; c < 2; ++c) {
-        if (c == 1 && !pair.second) continue;
+        if (c == 1 && !Second) continue;
         for (std::uint64_t at = begin; at < end; at += block) {
           std::uint32_t slots[block_cdf_length];
           const std::uint32_t k = ic_block_draw(pair.key[c], a.blocks, rule.x, at, end, block, slots);
@@ -260,7 +261,6 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
     const std::uint64_t first_unit = task % pairs * 2;
     const std::uint64_t tile = task / pairs;
     colour_pair pair;
-    pair.second = first_unit + 1 < units;
 #pragma unroll
     for (unsigned c = 0; c < 2; ++c) {
       const std::uint64_t unit = first_unit + c;  // = (group * words + w) * halves + half
@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
     // The second colour draws only where the batch has it: an odd number of units, as a pilot's one
     // group has, would otherwise draw twice its masks. A template argument, as the test in the
     // block loop was computed again at every block.
-    if (pair.second) {
+    if (first_unit + 1 < units) {
       draw_tile_masks<true>(g, a, subsets, pair, a.mask_edge_stride * halves, static_cast<std::uint32_t>(tile * 32),
                             static_cast<std::uint32_t>(last), lane);
     } else {
