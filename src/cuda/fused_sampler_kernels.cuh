@@ -86,7 +86,6 @@ struct fused_args {
 /// Tasks (unit, tile) a warp of the mask draw claims at once (fused_draw_edge_masks; four were slower).
 inline constexpr unsigned fused_draw_claim = 1;
 
-
 /// Whether a level whose queue holds `queued` slots (light and heavy) pulls (fused_chunk_pull)
 /// instead of pushing from them.
 template <class Word>
