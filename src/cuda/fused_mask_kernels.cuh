@@ -49,46 +49,61 @@ __device__ __forceinline__ const Word* mask_words(const fused_args<Word>& a, std
   return a.masks + (group * a.words + w) * a.mask_slot_stride;
 }
 
-/// The colours a lane draws: colour `lane` of units `unit` and `unit + 1` of a batch (a unit being
-/// 32 colours of a group's word, or half of a 64-bit one), their samples' keys and where their masks
-/// go (edge j's at out[i][j * stride]). A batch of an odd number of units has no second unit in its
-/// last pair: the draw's `Second` template argument is false there, and the lane draws one colour.
-struct colour_pair {
-  std::uint64_t key[2];
-  std::uint32_t* out[2];
+/// The colours a lane draws: colour `lane` of N consecutive units of a batch from `unit` (a unit
+/// being 32 colours of a group's word, or half of a 64-bit one), their samples' keys and where
+/// their masks go: edge j's of unit + c at word(c)[j * stride]. Edge-major masks (chunked batches,
+/// `Adjacent`) hold an edge's units side by side, so that a lane stores its N words of an edge at
+/// once; other layouts keep a pointer a unit.
+template <unsigned N, bool Adjacent>
+struct colour_set {
+  std::uint64_t key[N];
+  std::uint32_t* out[Adjacent ? 1 : N];
+  __device__ __forceinline__ std::uint32_t* word(unsigned c) const { return Adjacent ? out[0] + c : out[c]; }
 };
 
 /// The live bits of up to 32 consecutive in-edges from in-CSR position `start` (bit i: edge start +
-/// i), for the lane's two colours, gathered block by block across vertices; flush() transposes the 32
-/// lanes' bits into the edges' 32-colour masks (lane e stores edge e's) and starts the next round;
-/// the second colour's only with `Second` (colour_pair).
+/// i), for the lane's N colours, gathered block by block across vertices; flush() transposes the 32
+/// lanes' bits into the edges' 32-colour masks (lane e stores edge e's) and starts the next round.
 /// Packing small vertices' blocks into shared rounds, where each vertex took a round of its own,
 /// halves the transposes (topcats-like: 2.3M rounds a unit, 1.0M packed; median in-degree 8):
 /// H200, p = 0.2, masks 0.114 -> 0.089 s at 32 colours, 0.113 -> 0.093 s at 64.
-template <bool Second>
+/// A store of 4 bytes a lane at edges 4 N bytes apart writes a sector per lane; the L2 then merges
+/// the partial sectors of N warps. Stored at once (Adjacent), an edge's words take fewer and
+/// fuller writes; the levels beside a draw ahead contend with them for the L2 (H200, p = 0.2, 32
+/// colours: two colours a lane as one 8-byte store instead of two, a batch's draw 28.1 -> 27.5
+/// ms, a pull beside the draw ahead 6.9 -> 6.5 ms, fused 0.142 -> 0.139-0.140 s).
+template <unsigned N, bool Adjacent>
 struct mask_round {
   std::uint64_t start;
   std::uint32_t fill = 0;
-  std::uint32_t live[2] = {0, 0};
-  __device__ __forceinline__ void flush(const colour_pair& pair, std::uint64_t stride, unsigned lane) {
+  std::uint32_t live[N] = {};
+  __device__ __forceinline__ void flush(const colour_set<N, Adjacent>& set, std::uint64_t stride, unsigned lane) {
     if (fill == 0) return;
-    const std::uint32_t first = warp_transpose_bits(live[0], lane);
-    const std::uint32_t second = Second ? warp_transpose_bits(live[1], lane) : 0U;
+    std::uint32_t words[N];
+#pragma unroll
+    for (unsigned c = 0; c < N; ++c) words[c] = warp_transpose_bits(live[c], lane);
     if (lane < fill) {
-      pair.out[0][(start + lane) * stride] = first;
-      if (Second) pair.out[1][(start + lane) * stride] = second;
+      const std::uint64_t at = (start + lane) * stride;
+      if constexpr (Adjacent && N == 4) {
+        *reinterpret_cast<uint4*>(set.out[0] + at) = make_uint4(words[0], words[1], words[2], words[3]);
+      } else if constexpr (Adjacent && N == 2) {
+        *reinterpret_cast<uint2*>(set.out[0] + at) = make_uint2(words[0], words[1]);
+      } else {
+#pragma unroll
+        for (unsigned c = 0; c < N; ++c) set.word(c)[at] = words[c];
+      }
     }
     start += fill;
     fill = 0;
-    live[0] = 0;
-    live[1] = 0;
+#pragma unroll
+    for (unsigned c = 0; c < N; ++c) live[c] = 0;
   }
-  /// The next `size` edges' bits of both colours (size <= 32), after a flush where they do not fit.
-  __device__ __forceinline__ void add(std::uint32_t first, std::uint32_t second, std::uint32_t size,
-                                      const colour_pair& pair, std::uint64_t stride, unsigned lane) {
-    if (fill + size > 32) flush(pair, stride, lane);
-    live[0] |= first << fill;
-    live[1] |= second << fill;
+  /// The next `size` edges' bits of every colour (size <= 32), after a flush where they do not fit.
+  __device__ __forceinline__ void add(const std::uint32_t (&bits)[N], std::uint32_t size,
+                                      const colour_set<N, Adjacent>& set, std::uint64_t stride, unsigned lane) {
+    if (fill + size > 32) flush(set, stride, lane);
+#pragma unroll
+    for (unsigned c = 0; c < N; ++c) live[c] |= bits[c] << fill;
     fill += size;
   }
 };
@@ -148,13 +163,14 @@ __device__ __forceinline__ std::uint32_t draw_block_bits(const small_block_subse
 /// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
 /// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks
 /// 32 at a time from a shared-memory list (0.383 against 0.347 s).
-template <bool Second, class Word>
+template <unsigned N, bool Adjacent, class Word>
 __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused_args<Word>& a,
-                                                const small_block_subsets& subsets, const colour_pair& pair,
-                                                std::uint64_t stride, std::uint32_t first, std::uint32_t last,
-                                                unsigned lane) {
+                                                const small_block_subsets& subsets,
+                                                const colour_set<N, Adjacent>& set, std::uint64_t stride,
+                                                std::uint32_t first, std::uint32_t last, unsigned lane) {
   std::uint64_t end = g.in_offsets[first];
-  mask_round<Second> round{end};
+  mask_round<N, Adjacent> round{end};
+  std::uint32_t bits[N];
   for (std::uint32_t v = first; v < last; ++v) {
     const std::uint64_t begin = end;
     end = g.in_offsets[v + 1];
@@ -164,26 +180,25 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
     if (block == 0) {  // the per-edge rule
       for (std::uint64_t j = begin; j < end; ++j) {
         const std::uint32_t threshold = __ldg(g.in_thresholds + j);
-        round.add(static_cast<std::uint32_t>(ic_edge_live(pair.key[0], j, threshold)),
-                  Second ? static_cast<std::uint32_t>(ic_edge_live(pair.key[1], j, threshold)) : 0U, 1, pair,
-                  stride, lane);
+#pragma unroll
+        for (unsigned c = 0; c < N; ++c) bits[c] = static_cast<std::uint32_t>(ic_edge_live(set.key[c], j, threshold));
+        round.add(bits, 1, set, stride, lane);
       }
       continue;
     }
     if (block > 32) {
-      round.flush(pair, stride, lane);
+      round.flush(set, stride, lane);
       for (std::uint64_t j = begin + lane; j < end; j += 32) {
-        pair.out[0][j * stride] = 0;
-        if (Second) pair.out[1][j * stride] = 0;
+#pragma unroll
+        for (unsigned c = 0; c < N; ++c) set.word(c)[j * stride] = 0;
       }
       __syncwarp();  // the clears are visible to the warp's atomics
 #pragma unroll
-      for (unsigned c = 0; c < 2; ++c) {
-        if (c == 1 && !Second) continue;
+      for (unsigned c = 0; c < N; ++c) {
         for (std::uint64_t at = begin; at < end; at += block) {
           std::uint32_t slots[block_cdf_length];
-          const std::uint32_t k = ic_block_draw(pair.key[c], a.blocks, rule.x, at, end, block, slots);
-          for (std::uint32_t i = 0; i < k; ++i) atomicOr(pair.out[c] + (at + slots[i]) * stride, 1U << lane);
+          const std::uint32_t k = ic_block_draw(set.key[c], a.blocks, rule.x, at, end, block, slots);
+          for (std::uint32_t i = 0; i < k; ++i) atomicOr(set.word(c) + (at + slots[i]) * stride, 1U << lane);
         }
       }
       round.start = end;
@@ -200,21 +215,19 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
     std::uint32_t size = 0;
     for (auto left = static_cast<std::uint32_t>(end - begin); left != 0; left -= size, code += block_step) {
       size = left < block ? left : block;  // ic_block_size_at
-      std::uint32_t first_bits;
-      std::uint32_t second_bits = 0;
       if (size == block) {
-        first_bits = draw_block_bits(subsets, pair.key[0], code, size, full_head, full_table);
-        if (Second) second_bits = draw_block_bits(subsets, pair.key[1], code, size, full_head, full_table);
+#pragma unroll
+        for (unsigned c = 0; c < N; ++c) bits[c] = draw_block_bits(subsets, set.key[c], code, size, full_head, full_table);
       } else {  // the vertex's last block, shorter: its own table
         const std::uint32_t* const tail_table = ic_block_table(a.blocks, rule.x, size, block);
         const ic_table_head<8> tail_head = load_table_head(tail_table);
-        first_bits = draw_block_bits(subsets, pair.key[0], code, size, tail_head, tail_table);
-        if (Second) second_bits = draw_block_bits(subsets, pair.key[1], code, size, tail_head, tail_table);
+#pragma unroll
+        for (unsigned c = 0; c < N; ++c) bits[c] = draw_block_bits(subsets, set.key[c], code, size, tail_head, tail_table);
       }
-      round.add(first_bits, second_bits, size, pair, stride, lane);
+      round.add(bits, size, set, stride, lane);
     }
   }
-  round.flush(pair, stride, lane);
+  round.flush(set, stride, lane);
 }
 
 /// Draws the batch's masks before its first level: a warp per (pair of units, tile of 32 vertices),
@@ -233,14 +246,17 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
 /// (Drawing lazily instead, per level for the slots that first join the frontier, drew as much,
 /// since the 32 colours of a group reach nearly every vertex with in-edges at p = 0.2, and its
 /// per-level pass over the queue cost 0.14 s more.)
-template <class Word>
+template <class Word, unsigned EdgeMajorUnits>
 __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(graph_view g, fused_args<Word> a) {
   constexpr unsigned halves = sizeof(Word) / sizeof(std::uint32_t);
+  constexpr bool edge_major = EdgeMajorUnits > 0;
+  constexpr unsigned per_task = edge_major ? EdgeMajorUnits : 2;
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t units = static_cast<std::uint64_t>(a.num_groups) * a.words * halves;
-  const std::uint64_t pairs = (units + 1) / 2;
+  const std::uint64_t sets = (units + per_task - 1) / per_task;
   const std::uint64_t tiles = (static_cast<std::uint64_t>(g.num_vertices) + 31) / 32;
-  const std::uint64_t tasks = pairs * tiles;
+  const std::uint64_t tasks = sets * tiles;
+  const std::uint64_t stride = a.mask_edge_stride * halves;  // 32-bit words from an edge's to the next's
   auto* const masks32 = reinterpret_cast<std::uint32_t*>(const_cast<Word*>(a.masks));
   // The small blocks' subset table, read at random by every lane: shared memory, not the L1.
   __shared__ small_block_subsets subsets;
@@ -256,28 +272,41 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
     if (lane == 0) first = atomicAdd(a.draw_claims, static_cast<unsigned long long>(fused_draw_claim));
     return static_cast<std::uint64_t>(__shfl_sync(fused_full_warp, first, 0));
   };
+  const auto key_of = [&](std::uint64_t unit) {  // unit = (group * words + w) * halves + half
+    const std::uint64_t sample = unit * 32 + lane;
+    return sample < a.num_samples ? sample_key(a.seed, a.first_id + sample) : std::uint64_t{0};
+  };
   // Claims start at multiples of fused_draw_claim.
   for (std::uint64_t task = claim(); task < tasks;) {
-    const std::uint64_t first_unit = task % pairs * 2;
-    const std::uint64_t tile = task / pairs;
-    colour_pair pair;
+    const std::uint64_t first_unit = task % sets * per_task;
+    const std::uint64_t tile = task / sets;
+    const auto first = static_cast<std::uint32_t>(tile * 32);
+    const auto last = static_cast<std::uint32_t>(tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices);
+    if constexpr (edge_major) {
+      // A row of whole chunks holds a multiple of 32 units, so a task's units are side by side at a
+      // multiple of per_task words.
+      colour_set<per_task, true> set;
 #pragma unroll
-    for (unsigned c = 0; c < 2; ++c) {
-      const std::uint64_t unit = first_unit + c;  // = (group * words + w) * halves + half
-      const std::uint64_t sample = unit * 32 + lane;
-      pair.key[c] = sample < a.num_samples ? sample_key(a.seed, a.first_id + sample) : 0;
-      pair.out[c] = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
-    }
-    const std::uint64_t last = tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices;
-    // The second colour draws only where the batch has it: an odd number of units, as a pilot's one
-    // group has, would otherwise draw twice its masks. A template argument, as the test in the
-    // block loop was computed again at every block.
-    if (first_unit + 1 < units) {
-      draw_tile_masks<true>(g, a, subsets, pair, a.mask_edge_stride * halves, static_cast<std::uint32_t>(tile * 32),
-                            static_cast<std::uint32_t>(last), lane);
+      for (unsigned c = 0; c < per_task; ++c) set.key[c] = key_of(first_unit + c);
+      set.out[0] = masks32 + first_unit;
+      draw_tile_masks(g, a, subsets, set, stride, first, last, lane);
     } else {
-      draw_tile_masks<false>(g, a, subsets, pair, a.mask_edge_stride * halves, static_cast<std::uint32_t>(tile * 32),
-                             static_cast<std::uint32_t>(last), lane);
+      colour_set<2, false> pair;
+#pragma unroll
+      for (unsigned c = 0; c < 2; ++c) {
+        const std::uint64_t unit = first_unit + c;
+        pair.key[c] = key_of(unit);
+        pair.out[c] = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
+      }
+      // The second colour draws only where the batch has it: an odd number of units, as a pilot's
+      // one group has, would otherwise draw twice its masks. A template argument, as the test in
+      // the block loop was computed again at every block.
+      if (first_unit + 1 < units) {
+        draw_tile_masks(g, a, subsets, pair, stride, first, last, lane);
+      } else {
+        const colour_set<1, false> single{{pair.key[0]}, {pair.out[0]}};
+        draw_tile_masks(g, a, subsets, single, stride, first, last, lane);
+      }
     }
     if (++task % fused_draw_claim == 0) task = claim();
   }
