@@ -58,6 +58,7 @@ template <unsigned N, bool Adjacent>
 struct colour_set {
   std::uint64_t key[N];
   std::uint32_t* out[Adjacent ? 1 : N];
+  bool side_by_side = false;  // !Adjacent, N == 2: out[1] == out[0] + 1 at an 8-byte boundary
   __device__ __forceinline__ std::uint32_t* word(unsigned c) const { return Adjacent ? out[0] + c : out[c]; }
 };
 
@@ -88,6 +89,13 @@ struct mask_round {
         *reinterpret_cast<uint4*>(set.out[0] + at) = make_uint4(words[0], words[1], words[2], words[3]);
       } else if constexpr (Adjacent && N == 2) {
         *reinterpret_cast<uint2*>(set.out[0] + at) = make_uint2(words[0], words[1]);
+      } else if constexpr (N == 2) {
+        if (set.side_by_side) {
+          *reinterpret_cast<uint2*>(set.out[0] + at) = make_uint2(words[0], words[1]);
+        } else {
+          set.out[0][at] = words[0];
+          set.out[1][at] = words[1];
+        }
       } else {
 #pragma unroll
         for (unsigned c = 0; c < N; ++c) set.word(c)[at] = words[c];
@@ -298,6 +306,9 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
         pair.key[c] = key_of(unit);
         pair.out[c] = masks32 + (unit / halves * a.mask_slot_stride) * halves + unit % halves;
       }
+      // Edge-major masks (chunked) hold the pair's words side by side: first_unit is even, and so
+      // are the stride and the units of a row.
+      pair.side_by_side = a.mask_slot_stride == 1 && stride % 2 == 0;
       // The second colour draws only where the batch has it: an odd number of units, as a pilot's
       // one group has, would otherwise draw twice its masks. A template argument, as the test in
       // the block loop was computed again at every block.

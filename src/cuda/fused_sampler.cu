@@ -56,14 +56,18 @@ std::uint64_t groups_from_environment() {
   return groups > 0 ? static_cast<std::uint64_t>(groups) : group_cap;
 }
 
-/// The mask draw for a batch whose masks are edge-major (chunked) or laid out plane by plane: four
-/// units a warp, side by side, or pairs.
+/// The mask draw, by four units a warp (`quads`, edge-major masks only) or by pairs. A batch
+/// drawn alone with edge-major masks takes quads; a draw ahead and the full grid that finishes
+/// it (which share its claims) take pairs.
 template <class Word>
-auto draw_kernel(bool edge_major) {
+auto draw_kernel(bool quads) {
+  return quads ? kernels::fused_draw_edge_masks<Word, 4> : kernels::fused_draw_edge_masks<Word, 0>;
+}
+
+/// Whether a batch drawn alone with edge-major masks takes quads (WF_DRAW_UNITS=2: pairs, A/B).
+bool quads_alone() {
   static const bool pairs = std::getenv("WF_DRAW_UNITS") != nullptr && std::atoi(std::getenv("WF_DRAW_UNITS")) == 2;
-  return !edge_major ? kernels::fused_draw_edge_masks<Word, 0>
-         : pairs     ? kernels::fused_draw_edge_masks<Word, 2>
-                     : kernels::fused_draw_edge_masks<Word, 4>;
+  return !pairs;
 }
 
 /// Blocks of a persistent grid for `kernel`: as many as the device holds at once.
@@ -199,7 +203,7 @@ void fused_sampler::size_grids() {
   // The levels beside a draw ahead: what its blocks leave of each multiprocessor (a level grid
   // larger than the device holds would run its last blocks after the others).
   const sm_share draw =
-      share_of(draw_kernel<Word>(true), kernels::fused_block_threads, std::max(overlap_blocks_, 1U));
+      share_of(draw_kernel<Word>(false), kernels::fused_block_threads, std::max(overlap_blocks_, 1U));
   const auto size = [&](level_grids& grids, auto&& grid) {
     grids.mask_light = grid(kernels::fused_mask_light<Word>);
     grids.mask_heavy = grid(kernels::fused_mask_heavy<Word>);
@@ -330,7 +334,7 @@ void fused_sampler::draw_ahead(std::uint64_t first_id, const batch_shape& next, 
   WF_CUDA_CHECK(cudaEventRecord(ahead_start_, stream_));
   WF_CUDA_CHECK(cudaStreamWaitEvent(draw_stream_, ahead_start_, 0));
   WF_CUDA_CHECK(cudaMemsetAsync(a.draw_claims, 0, sizeof(unsigned long long), draw_stream_));
-  draw_kernel<Word>(a.chunked)
+  draw_kernel<Word>(false)
       <<<multiprocessor_count() * overlap_blocks_, kernels::fused_block_threads, 0, draw_stream_>>>(graph_, a);
   WF_CUDA_CHECK(cudaGetLastError());
   WF_CUDA_CHECK(cudaEventRecord(drawn_ahead_, draw_stream_));
@@ -349,8 +353,7 @@ void fused_sampler::finish_draw_ahead() {
   if (profiling_) WF_CUDA_CHECK(cudaEventRecord(events_[0], stream_));
   const kernels::fused_args<Word> a = batch_args<Word>(ahead_.first_id, ahead_.shape.samples, ahead_.shape.groups,
                                                        true, ahead_.buffer);
-  draw_kernel<Word>(a.chunked)<<<mask_draw_grids_[a.chunked], kernels::fused_block_threads, 0, stream_>>>(
-      graph_, a);
+  draw_kernel<Word>(false)<<<mask_draw_grids_[0], kernels::fused_block_threads, 0, stream_>>>(graph_, a);
   WF_CUDA_CHECK(cudaGetLastError());
   WF_CUDA_CHECK(cudaStreamWaitEvent(stream_, drawn_ahead_, 0));
   if (profiling_) {
@@ -550,8 +553,8 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const 
   if (masks) {
     if (!drawn) {  // drawn ahead: finish_draw_ahead drew the rest after the last batch's levels
       WF_CUDA_CHECK(cudaMemsetAsync(a.draw_claims, 0, sizeof(unsigned long long), stream_));
-      draw_kernel<Word>(a.chunked)<<<mask_draw_grids_[a.chunked], kernels::fused_block_threads, 0, stream_>>>(
-      graph_, a);
+      const bool quads = a.chunked && quads_alone();
+      draw_kernel<Word>(quads)<<<mask_draw_grids_[quads], kernels::fused_block_threads, 0, stream_>>>(graph_, a);
       WF_CUDA_CHECK(cudaGetLastError());
     }
     ++profile_.mask_batches;

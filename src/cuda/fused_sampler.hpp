@@ -198,7 +198,7 @@ class fused_sampler {
   };
   level_grids grids_;         // alone on the device
   level_grids beside_grids_;  // beside a draw ahead's overlap_blocks_ blocks a multiprocessor
-  unsigned mask_draw_grids_[2] = {0, 0};  // the mask draw's full grid: plane layout, edge-major (draw_kernel)
+  unsigned mask_draw_grids_[2] = {0, 0};  // the mask draw's full grid by pairs, by quads (draw_kernel)
   unsigned overlap_blocks_ = 0;  // WF_FUSED_OVERLAP
   double pull_share_ = 0.5;  // chunked levels pull when they queue this share of the slots (< 0: never)
   double touch_share_ = fused_touch_share;  // WF_FUSED_TOUCH (kernels::touches_regions; > 1: every level)
