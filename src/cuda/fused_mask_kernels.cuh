@@ -68,11 +68,11 @@ struct colour_set {
 /// Packing small vertices' blocks into shared rounds, where each vertex took a round of its own,
 /// halves the transposes (topcats-like: 2.3M rounds a unit, 1.0M packed; median in-degree 8):
 /// H200, p = 0.2, masks 0.114 -> 0.089 s at 32 colours, 0.113 -> 0.093 s at 64.
-/// A store of 4 bytes a lane at edges 4 N bytes apart writes a sector per lane; the L2 then merges
-/// the partial sectors of N warps. Stored at once (Adjacent), an edge's words take fewer and
-/// fuller writes; the levels beside a draw ahead contend with them for the L2 (H200, p = 0.2, 32
-/// colours: two colours a lane as one 8-byte store instead of two, a batch's draw 28.1 -> 27.5
-/// ms, a pull beside the draw ahead 6.9 -> 6.5 ms, fused 0.142 -> 0.139-0.140 s).
+/// A lane's store of 4 bytes writes a sector of its own (edges lie a row of units apart), which
+/// the L2 merges with the other units' partial sectors; the levels beside a draw ahead contend
+/// with those writes for the L2. An edge's words stored at once take fewer, fuller writes (H200,
+/// topcats-like, p = 0.2, 32 colours: a pair as one 8-byte store instead of two, a batch's draw
+/// 28.1 -> 27.5 ms, a pull beside the draw ahead 6.9 -> 6.5 ms, fused 0.142 -> 0.139-0.140 s).
 template <unsigned N, bool Adjacent>
 struct mask_round {
   std::uint64_t start;
@@ -87,8 +87,6 @@ struct mask_round {
       const std::uint64_t at = (start + lane) * stride;
       if constexpr (Adjacent && N == 4) {
         *reinterpret_cast<uint4*>(set.out[0] + at) = make_uint4(words[0], words[1], words[2], words[3]);
-      } else if constexpr (Adjacent && N == 2) {
-        *reinterpret_cast<uint2*>(set.out[0] + at) = make_uint2(words[0], words[1]);
       } else if constexpr (N == 2) {
         if (set.side_by_side) {
           *reinterpret_cast<uint2*>(set.out[0] + at) = make_uint2(words[0], words[1]);
@@ -145,7 +143,7 @@ __device__ __forceinline__ std::uint32_t draw_block_bits(const small_block_subse
   return ic_block_live_bits(subsets, key, code, size, k, picks);
 }
 
-/// Draws the masks of the in-edges of vertices first .. last - 1 for the lane's two colours (`pair`)
+/// Draws the masks of the in-edges of vertices first .. last - 1 for the lane's N colours (`set`)
 /// into rounds of at most 32 consecutive edges of whole blocks (mask_round): each colour's live edges
 /// block by block (ic_block_live_bits: a block of at most 12 edges from the subset table in
 /// `subsets`, shared memory; a larger one by Floyd as a bit set; the per-edge rule edge by edge).
@@ -166,7 +164,8 @@ __device__ __forceinline__ std::uint32_t draw_block_bits(const small_block_subse
 /// Nsight Compute at 64 registers, 4 blocks an SM instead of 5; fused 32 at p = 0.2 0.172 ->
 /// 0.165 s); the subset mask in a branch the warp takes together (draw_block_bits) and C(s, k)
 /// with the masks' start in one entry, 22.4e9 (37.0 ms). Held to 5 blocks an SM (48 registers,
-/// spilling), the two colours were slower: 0.178 s.
+/// spilling), the two colours were slower: 0.178 s. Four colours a lane (fused_draw_edge_masks'
+/// quads) keep 64 registers: a batch's draw alone 27.5 -> 25.4 ms (fortieth session).
 /// Sharing Floyd's loop out measured no faster when each pick
 /// hashed: a round's blocks as one stream of draws per lane (0.43 against 0.33 s), the round's
 /// counts first and then its picks (0.336 against 0.339 s), the warp hashing all the round's picks
@@ -238,10 +237,16 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
   round.flush(set, stride, lane);
 }
 
-/// Draws the batch's masks before its first level: a warp per (pair of units, tile of 32 vertices),
+/// Draws the batch's masks before its first level: a warp per (set of units, tile of 32 vertices),
 /// a unit being 32 colours of a group's word (a 32-bit word, or half of a 64-bit one), a lane
-/// drawing a colour of each unit of the pair (draw_tile_masks); pairs vary fastest, so that warps
-/// side by side read the same vertices' offsets, rules and thresholds.
+/// drawing a colour of each unit of the set (draw_tile_masks); sets vary fastest, so that warps
+/// side by side read the same vertices' offsets, rules and thresholds. `Quads`: sets of four
+/// units, side by side in edge-major masks only, stored 16 bytes a lane; else pairs in any layout
+/// (8 bytes a lane where side by side). Quads draw a batch alone faster (H200, topcats-like, p =
+/// 0.2, 32 colours: 27.5 -> 25.4 ms), but beside the levels they slowed them more (a pull 6.5 ->
+/// 7.1 ms; p = 0.05, nine batches, seven drawn ahead: 0.610 -> 0.658 s with quads everywhere), so
+/// a draw ahead and the grid that finishes it draw pairs (fused_sampler.cu; both: 0.136-0.137 s
+/// against 0.138-0.139 s with pairs only).
 /// Warps claim fused_draw_claim tasks at a time from a.draw_claims (zero before the first grid),
 /// so that grids launched one after another on the same claims share the work: a small grid
 /// draws the next batch's masks beside this batch's levels, and a full grid draws what is left
@@ -254,11 +259,10 @@ __device__ __forceinline__ void draw_tile_masks(const graph_view& g, const fused
 /// (Drawing lazily instead, per level for the slots that first join the frontier, drew as much,
 /// since the 32 colours of a group reach nearly every vertex with in-edges at p = 0.2, and its
 /// per-level pass over the queue cost 0.14 s more.)
-template <class Word, unsigned EdgeMajorUnits>
+template <class Word, bool Quads>
 __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(graph_view g, fused_args<Word> a) {
   constexpr unsigned halves = sizeof(Word) / sizeof(std::uint32_t);
-  constexpr bool edge_major = EdgeMajorUnits > 0;
-  constexpr unsigned per_task = edge_major ? EdgeMajorUnits : 2;
+  constexpr unsigned per_task = Quads ? 4 : 2;
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t units = static_cast<std::uint64_t>(a.num_groups) * a.words * halves;
   const std::uint64_t sets = (units + per_task - 1) / per_task;
@@ -290,12 +294,12 @@ __global__ void __launch_bounds__(fused_block_threads) fused_draw_edge_masks(gra
     const std::uint64_t tile = task / sets;
     const auto first = static_cast<std::uint32_t>(tile * 32);
     const auto last = static_cast<std::uint32_t>(tile * 32 + 32 < g.num_vertices ? tile * 32 + 32 : g.num_vertices);
-    if constexpr (edge_major) {
-      // A row of whole chunks holds a multiple of 32 units, so a task's units are side by side at a
-      // multiple of per_task words.
-      colour_set<per_task, true> set;
+    if constexpr (Quads) {
+      // Edge-major masks: a row of whole chunks holds a multiple of 32 units, so a task's units are
+      // side by side at a multiple of 4 words.
+      colour_set<4, true> set;
 #pragma unroll
-      for (unsigned c = 0; c < per_task; ++c) set.key[c] = key_of(first_unit + c);
+      for (unsigned c = 0; c < 4; ++c) set.key[c] = key_of(first_unit + c);
       set.out[0] = masks32 + first_unit;
       draw_tile_masks(g, a, subsets, set, stride, first, last, lane);
     } else {

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
-#include <string_view>
 #include <type_traits>
 #include <utility>
 
 #include <cub/device/device_scan.cuh>
 
+#include "cuda/environment_knobs.hpp"
 #include "cuda/fused_mask_kernels.cuh"
 #include "cuda/fused_sampler_kernels.cuh"
 #include "cuda/resident_grid.hpp"
@@ -56,18 +56,10 @@ std::uint64_t groups_from_environment() {
   return groups > 0 ? static_cast<std::uint64_t>(groups) : group_cap;
 }
 
-/// The mask draw, by four units a warp (`quads`, edge-major masks only) or by pairs. A batch
-/// drawn alone with edge-major masks takes quads; a draw ahead and the full grid that finishes
-/// it (which share its claims) take pairs.
+/// The mask draw by four units a warp (`quads`: edge-major masks only) or by pairs.
 template <class Word>
 auto draw_kernel(bool quads) {
-  return quads ? kernels::fused_draw_edge_masks<Word, 4> : kernels::fused_draw_edge_masks<Word, 0>;
-}
-
-/// Whether a batch drawn alone with edge-major masks takes quads (WF_DRAW_UNITS=2: pairs, A/B).
-bool quads_alone() {
-  static const bool pairs = std::getenv("WF_DRAW_UNITS") != nullptr && std::atoi(std::getenv("WF_DRAW_UNITS")) == 2;
-  return !pairs;
+  return quads ? kernels::fused_draw_edge_masks<Word, true> : kernels::fused_draw_edge_masks<Word, false>;
 }
 
 /// Blocks of a persistent grid for `kernel`: as many as the device holds at once.
@@ -87,32 +79,15 @@ fused_sampler::fused_sampler(const graph_view& graph, const ic_block_view& block
              "colours must be 8, 16 or a multiple of 32 between 32 and 1024");
   // WF_FUSED_QUEUE=late (tests): flush only full buffers and stage few live pairs, so that the
   // direct fallbacks run.
-  const char* queue_mode = std::getenv("WF_FUSED_QUEUE");
-  late_queue_ = queue_mode != nullptr && std::string_view(queue_mode) == "late";
-  if (const char* masks = std::getenv("WF_FUSED_MASKS"); masks != nullptr) {
-    if (std::string_view(masks) == "on") mask_mode_ = mask_mode::on;
-    if (std::string_view(masks) == "off") mask_mode_ = mask_mode::off;
-  }
+  late_queue_ = environment_is("WF_FUSED_QUEUE", "late");
+  if (environment_is("WF_FUSED_MASKS", "on")) mask_mode_ = mask_mode::on;
+  if (environment_is("WF_FUSED_MASKS", "off")) mask_mode_ = mask_mode::off;
   if (params.model != diffusion_model::ic || colours % 32 != 0) mask_mode_ = mask_mode::off;
-  if (const char* pull = std::getenv("WF_FUSED_PULL"); pull != nullptr) {
-    // on: every level (pull_from 1); off: none; a share in (0, 1]: levels that queue that share.
-    const std::string_view mode(pull);
-    char* end = nullptr;
-    const double share = std::strtod(pull, &end);
-    if (mode == "on") pull_share_ = 0;
-    if (mode == "off") pull_share_ = -1;
-    if (end != pull && *end == '\0' && share > 0 && share <= 1) pull_share_ = share;
-  }
-  if (const char* touch = std::getenv("WF_FUSED_TOUCH"); touch != nullptr) {
-    // on: every pushing level marks the regions it touches; off: none; a share in (0, 1]: levels
-    // that queue less than that share of the slots.
-    const std::string_view mode(touch);
-    char* end = nullptr;
-    const double share = std::strtod(touch, &end);
-    if (mode == "on") touch_share_ = 2;
-    if (mode == "off") touch_share_ = 0;
-    if (end != touch && *end == '\0' && share > 0 && share <= 1) touch_share_ = share;
-  }
+  // Pull on: every level (pull_from 1); off: none; a share: levels that queue that share. Touch on:
+  // every pushing level marks the regions it touches; off: none; a share: levels that queue less.
+  pull_share_ = share_from_environment("WF_FUSED_PULL", 0, -1, pull_share_);
+  touch_share_ = share_from_environment("WF_FUSED_TOUCH", 2, 0, touch_share_);
+  quads_alone_ = !environment_is("WF_FUSED_QUADS", "off");
   overlap_blocks_ = overlap_from_environment();
   buffer_flush_ = late_queue_ ? kernels::fused_buffer_capacity : kernels::fused_buffer_flush;
   word_bytes_ = colours % 64 == 0 ? 8 : 4;
@@ -334,6 +309,7 @@ void fused_sampler::draw_ahead(std::uint64_t first_id, const batch_shape& next, 
   WF_CUDA_CHECK(cudaEventRecord(ahead_start_, stream_));
   WF_CUDA_CHECK(cudaStreamWaitEvent(draw_stream_, ahead_start_, 0));
   WF_CUDA_CHECK(cudaMemsetAsync(a.draw_claims, 0, sizeof(unsigned long long), draw_stream_));
+  // Pairs: quads beside the levels slowed them more than they drew faster (fused_draw_edge_masks).
   draw_kernel<Word>(false)
       <<<multiprocessor_count() * overlap_blocks_, kernels::fused_block_threads, 0, draw_stream_>>>(graph_, a);
   WF_CUDA_CHECK(cudaGetLastError());
@@ -553,7 +529,7 @@ kernels::fused_args<Word> fused_sampler::traverse(std::uint64_t first_id, const 
   if (masks) {
     if (!drawn) {  // drawn ahead: finish_draw_ahead drew the rest after the last batch's levels
       WF_CUDA_CHECK(cudaMemsetAsync(a.draw_claims, 0, sizeof(unsigned long long), stream_));
-      const bool quads = a.chunked && quads_alone();
+      const bool quads = a.chunked && quads_alone_;
       draw_kernel<Word>(quads)<<<mask_draw_grids_[quads], kernels::fused_block_threads, 0, stream_>>>(graph_, a);
       WF_CUDA_CHECK(cudaGetLastError());
     }

@@ -94,6 +94,8 @@ class fused_sampler {
   /// WF_FUSED_OVERLAP=N (N >= 0) sets the blocks a multiprocessor gives to drawing the next
   /// batch's masks during a batch's levels (0: none; default fused_overlap_blocks), when a second
   /// mask buffer fits half the budget left; it is freed at the end of each request.
+  /// WF_FUSED_QUADS=off makes a batch drawn alone draw its edge-major masks by pairs of units, as
+  /// a draw ahead does, instead of quads (kernels::fused_draw_edge_masks).
   fused_sampler(const graph_view& graph, const ic_block_view& blocks, const sampling_params& params,
                 std::uint32_t colours, memory_budget& budget, cudaStream_t stream);
   ~fused_sampler();
@@ -205,6 +207,7 @@ class fused_sampler {
   device_buffer<std::uint32_t> pull_first_;     // per out-edge segment: its first edge's source
   unsigned buffer_flush_ = 0;      // fill from which a warp flushes its queue buffer
   bool late_queue_ = false;        // WF_FUSED_QUEUE=late
+  bool quads_alone_ = true;        // a batch drawn alone draws quads (WF_FUSED_QUADS=off: pairs)
   std::uint64_t spans_ = 0;       // the flat extraction's spans of vertices (kernels::fused_span_tiles tiles)
   memory_budget* budget_;
   cudaStream_t stream_;
