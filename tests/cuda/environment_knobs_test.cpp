@@ -2,6 +2,8 @@
 // the fused sampler takes for WF_FUSED_PULL / WF_FUSED_TOUCH-style shares and on/off switches.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "cuda/environment_knobs.hpp"
 #include "support/environment_override.hpp"
 
